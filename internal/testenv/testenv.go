@@ -1,0 +1,115 @@
+// Package testenv gives tests the endpoints of the shared test servers that
+// `make testenv` started (scripts/testenv/up.sh), read from one JSON file.
+//
+// Nothing in the tests hard-codes a port: the scripts choose free ports and
+// write them here.
+package testenv
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Postgres is the shared PostgreSQL server.
+type Postgres struct {
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	User     string `json:"user"`     // a superuser role the tests may use
+	Password string `json:"password"` // that role's password (md5/scram auth over TCP)
+	Database string `json:"database"` // an existing database to connect to first
+	Version  string `json:"version"`  // server_version, for the records
+	DataDir  string `json:"data_dir"`
+	OSUser   string `json:"os_user"` // the unprivileged OS user the server runs as
+	Bin      string `json:"bin"`     // directory holding initdb, pg_ctl, postgres
+	Config   string `json:"config"`  // path of the fixed configuration file the server uses
+}
+
+// Cassandra is the shared single-node Apache Cassandra server.
+type Cassandra struct {
+	Hosts   []string `json:"hosts"`
+	Port    int      `json:"port"`
+	Version string   `json:"version"`
+	Home    string   `json:"home"` // directory with lib/ (jars) and conf/ of the pinned version
+	Java    string   `json:"java"` // the java binary used
+}
+
+// Endpoints is the content of the endpoints file.
+type Endpoints struct {
+	Postgres  *Postgres  `json:"postgres,omitempty"`
+	Cassandra *Cassandra `json:"cassandra,omitempty"`
+	Terraform string     `json:"terraform,omitempty"` // path of the terraform 1.5.7 binary
+	BinDir    string     `json:"bin_dir,omitempty"`   // directory of tools installed for tests
+}
+
+// Path returns the endpoints file: $YBBENCH_TESTENV, else .testenv/endpoints.json
+// at the repository root.
+func Path() string {
+	if p := os.Getenv("YBBENCH_TESTENV"); p != "" {
+		return p
+	}
+	return filepath.Join(RepoRoot(), ".testenv", "endpoints.json")
+}
+
+// RepoRoot returns the repository root (the directory holding go.mod).
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Load reads the endpoints file.
+func Load() (*Endpoints, error) {
+	p := Path()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("test environment: %w (run `make testenv`)", err)
+	}
+	var e Endpoints
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, fmt.Errorf("test environment %s: %w", p, err)
+	}
+	return &e, nil
+}
+
+// Required reports whether a missing server must fail the test rather than skip it.
+func Required() bool { return os.Getenv("YBBENCH_TESTENV_REQUIRED") == "1" }
+
+func missing(t testing.TB, what string, err error) {
+	t.Helper()
+	msg := fmt.Sprintf("%s is not in the test environment", what)
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	if Required() {
+		t.Fatal(msg)
+	}
+	t.Skip(msg + " (run `make testenv`)")
+}
+
+// PostgresFor returns the shared PostgreSQL, or skips (fails under `make test`).
+func PostgresFor(t testing.TB) *Postgres {
+	t.Helper()
+	e, err := Load()
+	if err != nil || e.Postgres == nil {
+		missing(t, "PostgreSQL", err)
+	}
+	return e.Postgres
+}
+
+// CassandraFor returns the shared Cassandra node, or skips (fails under `make test`).
+func CassandraFor(t testing.TB) *Cassandra {
+	t.Helper()
+	e, err := Load()
+	if err != nil || e.Cassandra == nil {
+		missing(t, "Cassandra", err)
+	}
+	return e.Cassandra
+}
+
+// URL returns a PostgreSQL connection URL for the given database.
+func (p *Postgres) URL(database string) string {
+	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", p.User, p.Password, p.Host, p.Port, database)
+}
