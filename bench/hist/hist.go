@@ -1,0 +1,128 @@
+// Package hist holds the latency histograms every ybbench agent uses.
+//
+// All agents use one geometry — values in microseconds from 1 µs to 1 h with
+// three significant digits — so that histograms written by different agents,
+// on different machines, merge exactly by adding counts. A value above the
+// range is recorded at the maximum and counted as an overflow, never dropped.
+package hist
+
+import (
+	"fmt"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// The geometry shared by every agent. Changing any of these breaks merging
+// with records written before the change.
+const (
+	Lowest  = 1             // µs
+	Highest = 3_600_000_000 // µs: one hour
+	SigFigs = 3
+)
+
+// Hist is an HDR histogram of latencies in microseconds with an overflow
+// counter. The zero value is not usable; call New.
+type Hist struct {
+	h        *hdrhistogram.Histogram
+	overflow int64
+}
+
+// New returns an empty histogram with the shared geometry.
+func New() *Hist { return &Hist{h: hdrhistogram.New(Lowest, Highest, SigFigs)} }
+
+// Record adds one value (µs). Negative values are recorded as 0 and values
+// above Highest as Highest (counted in Overflow).
+func (x *Hist) Record(us int64) { x.RecordN(us, 1) }
+
+// RecordN adds n occurrences of a value (µs).
+func (x *Hist) RecordN(us, n int64) {
+	if us < 0 {
+		us = 0
+	} else if us > Highest {
+		us = Highest
+		x.overflow += n
+	}
+	// Cannot fail: the value is in range and totals cannot realistically overflow int64.
+	_ = x.h.RecordValues(us, n)
+}
+
+// Merge adds every count of o into x.
+func (x *Hist) Merge(o *Hist) {
+	if o == nil {
+		return
+	}
+	x.h.Merge(o.h)
+	x.overflow += o.overflow
+}
+
+// Reset empties the histogram.
+func (x *Hist) Reset() { x.h.Reset(); x.overflow = 0 }
+
+// Count is the number of recorded values.
+func (x *Hist) Count() int64 { return x.h.TotalCount() }
+
+// Overflow is the number of values that were above the range.
+func (x *Hist) Overflow() int64 { return x.overflow }
+
+// Mean is the mean of the recorded values (HDR median-equivalent values, as
+// Java HdrHistogram computes it); 0 when empty.
+func (x *Hist) Mean() float64 { return x.h.Mean() }
+
+// Min is the lowest equivalent value of the smallest recorded value (0 if a
+// zero was recorded, as Java HdrHistogram reports it); 0 when empty.
+func (x *Hist) Min() int64 {
+	if x.h.TotalCount() == 0 {
+		return 0
+	}
+	return x.h.ValueAtPercentile(0)
+}
+
+// Max is the highest equivalent value of the largest recorded value; 0 when empty.
+func (x *Hist) Max() int64 {
+	if x.h.TotalCount() == 0 {
+		return 0
+	}
+	return x.h.Max()
+}
+
+// Percentile returns the value at percentile p (0..100), with HdrHistogram's
+// round-to-nearest rank (the rule of Java HdrHistogram 2.1.4, which YCSB uses).
+func (x *Hist) Percentile(p float64) int64 { return x.h.ValueAtPercentile(p) }
+
+// Percentiles returns the values at several percentiles in one pass.
+func (x *Hist) Percentiles(ps []float64) []int64 { return x.h.ValueAtPercentilesSlice(ps) }
+
+// Equivalent reports whether two values fall in the same HDR bucket, i.e.
+// agree within the histogram's precision.
+func (x *Hist) Equivalent(a, b int64) bool { return x.h.ValuesAreEquivalent(a, b) }
+
+// Clone returns an independent copy.
+func (x *Hist) Clone() *Hist { return &Hist{h: x.h.Clone(), overflow: x.overflow} }
+
+// Encode returns the standard HdrHistogram V2 compressed encoding, base64,
+// readable by the Java, C and Go HdrHistogram libraries. The overflow count
+// is not part of it; records carry it beside the histogram.
+func (x *Hist) Encode() (string, error) {
+	b, err := x.h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", fmt.Errorf("encode histogram: %w", err)
+	}
+	return string(b), nil
+}
+
+// Decode reads a histogram written by Encode. A histogram with another
+// geometry is refused, since it could not merge exactly.
+func Decode(s string, overflow int64) (*Hist, error) {
+	h, err := hdrhistogram.Decode([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	if h.LowestTrackableValue() != Lowest || h.HighestTrackableValue() < Highest || h.SignificantFigures() != SigFigs {
+		return nil, fmt.Errorf("decode histogram: geometry %d..%d µs, %d digits; want %d..%d µs, %d digits",
+			h.LowestTrackableValue(), h.HighestTrackableValue(), h.SignificantFigures(), Lowest, Highest, SigFigs)
+	}
+	out := New()
+	out.h.Merge(h)
+	out.overflow = overflow
+	return out, nil
+}

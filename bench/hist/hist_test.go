@@ -1,0 +1,110 @@
+package hist
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Merging two histograms must give exactly the histogram of the union of
+// their values: every percentile identical, not merely close.
+func TestMergeIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	a, b, all := New(), New(), New()
+	for i := 0; i < 200_000; i++ {
+		v := int64(r.ExpFloat64() * 800)
+		if i%3 == 0 {
+			v *= 40 // a slower agent
+			b.Record(v)
+		} else {
+			a.Record(v)
+		}
+		all.Record(v)
+	}
+	m := New()
+	m.Merge(a)
+	m.Merge(b)
+	if m.Count() != all.Count() {
+		t.Fatalf("count %d, want %d", m.Count(), all.Count())
+	}
+	for _, p := range []float64{0, 1, 50, 90, 95, 99, 99.9, 99.99, 100} {
+		if got, want := m.Percentile(p), all.Percentile(p); got != want {
+			t.Errorf("p%v = %d, want %d", p, got, want)
+		}
+	}
+	if m.Mean() != all.Mean() || m.Min() != all.Min() || m.Max() != all.Max() {
+		t.Errorf("mean/min/max %v/%d/%d, want %v/%d/%d", m.Mean(), m.Min(), m.Max(), all.Mean(), all.Min(), all.Max())
+	}
+}
+
+// Encoding and decoding must preserve every count, so records from several
+// agents merge as if recorded in one place.
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	h := New()
+	for v := int64(0); v < 100_000; v += 7 {
+		h.Record(v)
+	}
+	h.Record(Highest * 2) // overflow
+	s, err := h.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decode(s, h.Overflow())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Count() != h.Count() || d.Overflow() != 1 {
+		t.Fatalf("count %d overflow %d, want %d and 1", d.Count(), d.Overflow(), h.Count())
+	}
+	for _, p := range []float64{0, 25, 50, 99, 100} {
+		if d.Percentile(p) != h.Percentile(p) {
+			t.Errorf("p%v: %d != %d", p, d.Percentile(p), h.Percentile(p))
+		}
+	}
+}
+
+func TestOverflowClampsToMaximum(t *testing.T) {
+	h := New()
+	h.Record(Highest + 1)
+	h.Record(-5)
+	if h.Overflow() != 1 || h.Count() != 2 {
+		t.Fatalf("overflow %d count %d", h.Overflow(), h.Count())
+	}
+	if !h.Equivalent(h.Max(), Highest) {
+		t.Errorf("max %d not equivalent to %d", h.Max(), Highest)
+	}
+	if h.Min() != 0 {
+		t.Errorf("min %d, want 0 for a recorded zero", h.Min())
+	}
+}
+
+// Percentiles must agree with the exact percentile of the raw samples within
+// HDR precision (three significant digits), using the same rank rule.
+func TestPercentileMatchesRawWithinPrecision(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	h := New()
+	raw := make([]int64, 0, 50_000)
+	for i := 0; i < 50_000; i++ {
+		v := int64(r.NormFloat64()*300 + 2000)
+		if v < 1 {
+			v = 1
+		}
+		raw = append(raw, v)
+		h.Record(v)
+	}
+	slices.Sort(raw)
+	for _, p := range []float64{50, 95, 99, 99.9} {
+		rank := int(p/100*float64(len(raw)) + 0.5)
+		exact := raw[rank-1]
+		got := h.Percentile(p)
+		if !h.Equivalent(got, exact) {
+			t.Errorf("p%v = %d, raw %d: not within HDR precision", p, got, exact)
+		}
+	}
+}
+
+func TestDecodeRefusesOtherGeometry(t *testing.T) {
+	if _, err := Decode("not base64!", 0); err == nil {
+		t.Fatal("want error for garbage")
+	}
+}

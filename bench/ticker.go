@@ -1,0 +1,138 @@
+package bench
+
+import (
+	"time"
+)
+
+// ticker drains every recorder at each interval, hands the interval to the
+// sinks and keeps the totals. It returns the result once the workers are
+// done and the last partial interval has been drained.
+func (r *run) ticker(allDone <-chan struct{}) *Result {
+	c := &r.cfg
+	sched := c.Schedule != nil
+	mk := func() []*OpStats {
+		s := make([]*OpStats, len(r.cat.Ops))
+		for i, name := range r.cat.Ops {
+			s[i] = newOpStats(Op(i), name, len(r.cat.Statuses), sched)
+		}
+		return s
+	}
+	measured, warm := mk(), mk()
+	totals, warmTotals := mk(), mk()
+
+	iv := &Interval{Measured: measured, Warmup: warm}
+	var from int64
+	t := time.NewTimer(c.Interval)
+	defer t.Stop()
+	for idx := 0; ; idx++ {
+		final := false
+		to := int64(idx+1) * int64(c.Interval)
+		select {
+		case <-t.C:
+			t.Reset(time.Duration(to + int64(c.Interval) - r.clk.Now()))
+		case <-allDone:
+			final = true
+			to = r.clk.Now()
+		}
+		r.drain(iv)
+		iv.Index, iv.Final = idx, final
+		iv.Start, iv.End = r.clk.Wall(from), r.clk.Wall(to)
+		iv.Elapsed = time.Duration(to)
+		iv.Done, iv.Todo = r.progress()
+		for _, s := range c.Sinks {
+			if err := s.Tick(iv); err != nil {
+				r.fail(err)
+			}
+		}
+		for i := range totals {
+			totals[i].Merge(measured[i])
+			warmTotals[i].Merge(warm[i])
+			measured[i].reset()
+			warm[i].reset()
+		}
+		iv.Raw = iv.Raw[:0]
+		from = to
+		if final {
+			break
+		}
+	}
+	return r.result(totals, warmTotals)
+}
+
+// drain folds every recorder's samples since the last drain into iv.
+func (r *run) drain(iv *Interval) {
+	sched := r.cfg.Schedule != nil
+	base := r.clk.Base()
+	for _, rec := range r.recs {
+		b := rec.swap()
+		for i := range b.s {
+			x := &b.s[i]
+			ok := r.cat.Statuses[x.st].OK
+			warmup := x.flags&flagWarmup != 0
+			if warmup {
+				iv.Warmup[x.op].add(x, ok, sched)
+			} else {
+				iv.Measured[x.op].add(x, ok, sched)
+			}
+			if r.cfg.Raw {
+				iv.Raw = append(iv.Raw, RawSample{
+					Op: x.op, OK: ok, Warmup: warmup,
+					End:     base.Add(time.Duration(b.ends[i])),
+					Service: int64(x.svc), Response: int64(x.resp),
+				})
+			}
+		}
+		b.clear()
+	}
+}
+
+// progress returns the operations counted so far and what remains of the quotas.
+func (r *run) progress() (done, todo int64) {
+	for i := range r.done {
+		d := r.done[i].Load()
+		done += d
+		if r.quotas != nil && r.quotas[i] > d {
+			todo += r.quotas[i] - d
+		}
+	}
+	if r.cfg.SharedQuota && r.cfg.Operations > 0 {
+		todo = max(r.cfg.Operations-done, 0)
+	}
+	return done, todo
+}
+
+func (r *run) result(totals, warmTotals []*OpStats) *Result {
+	c := &r.cfg
+	end := r.lastEnd.Load()
+	measureFrom := min(r.warmupEnd, end)
+	done, _ := r.progress()
+	res := &Result{
+		Workload:     r.wl.Name(),
+		Threads:      c.Threads,
+		Start:        r.clk.Base(),
+		MeasureStart: r.clk.Wall(measureFrom),
+		End:          r.clk.Wall(end),
+		RunTime:      time.Duration(end - measureFrom),
+		Ops:          done,
+		WarmupOps:    r.warm.Load(),
+		Totals:       totals,
+		WarmupTotals: warmTotals,
+		Scheduled:    c.Schedule != nil,
+		Cancelled:    r.cancelled.Load(),
+	}
+	if c.Schedule != nil {
+		res.Schedule = c.Schedule.Describe()
+	}
+	r.errMu.Lock()
+	res.Err = r.err
+	r.errMu.Unlock()
+	res.Stop = r.reason
+	if res.Stop == "" {
+		if r.quotas != nil || (c.SharedQuota && c.Operations > 0) {
+			res.Stop = StopOperations
+		} else {
+			res.Stop = StopWorkers
+		}
+	}
+	return res
+}
