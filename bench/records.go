@@ -1,0 +1,147 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/bench/record"
+)
+
+// RecordSink writes the run as tick records (bench/record): a Meta line at
+// the start, one Tick line per measurement name per interval, flushed at
+// every interval, and an End line.
+type RecordSink struct {
+	w        *record.Writer
+	meta     record.Meta
+	cat      *Catalog
+	seen     []bool // measurement names seen so far: from then on they get a line every interval, zeros included
+	warmSeen []bool
+	// Counters, if set, supplies workload counters for the End record.
+	Counters func() map[string]int64
+}
+
+// NewRecordSink writes to w. meta's Agent, Workload, Phase and Settings are
+// kept; the engine fills in the rest.
+func NewRecordSink(w *record.Writer, meta record.Meta) *RecordSink {
+	return &RecordSink{w: w, meta: meta}
+}
+
+// Begin writes the Meta record.
+func (s *RecordSink) Begin(info *RunInfo) error {
+	s.cat = info.Catalog
+	s.seen = make([]bool, len(s.cat.Ops))
+	s.warmSeen = make([]bool, len(s.cat.Ops))
+	m := s.meta
+	m.V, m.Type = record.Version, record.KindMeta
+	if m.Workload == "" {
+		m.Workload = info.Workload
+	}
+	m.Start = info.Start
+	c := info.Config
+	m.IntervalMS = c.Interval.Milliseconds()
+	m.Threads = c.Threads
+	m.Operations = c.Operations
+	m.DurationMS = c.Duration.Milliseconds()
+	m.WarmupMS = c.Warmup.Milliseconds()
+	if c.Schedule != nil {
+		m.Schedule = c.Schedule.Describe()
+	}
+	m.Geometry = record.Shared
+	m.Ops = append([]string(nil), s.cat.Ops...)
+	for _, st := range s.cat.Statuses {
+		m.Statuses = append(m.Statuses, st.Name)
+	}
+	s.meta = m
+	if err := s.w.Write(&m); err != nil {
+		return fmt.Errorf("write records: %w", err)
+	}
+	return s.w.Flush()
+}
+
+// Tick writes one line per measurement name seen so far.
+func (s *RecordSink) Tick(iv *Interval) error {
+	for _, part := range []struct {
+		stats  []*OpStats
+		seen   []bool
+		warmup bool
+	}{{iv.Warmup, s.warmSeen, true}, {iv.Measured, s.seen, false}} {
+		for i, o := range part.stats {
+			if !o.Empty() {
+				part.seen[i] = true
+			}
+			if !part.seen[i] {
+				continue
+			}
+			t, err := s.tick(iv, o, part.warmup)
+			if err != nil {
+				return err
+			}
+			if err := s.w.Write(t); err != nil {
+				return fmt.Errorf("write records: %w", err)
+			}
+		}
+	}
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("write records: %w", err)
+	}
+	return nil
+}
+
+func (s *RecordSink) tick(iv *Interval, o *OpStats, warmup bool) (*record.Tick, error) {
+	t := &record.Tick{
+		V: record.Version, Type: record.KindTick, Agent: s.meta.Agent, Phase: s.meta.Phase,
+		Op: o.Name, Warmup: warmup, Index: iv.Index, Start: iv.Start, End: iv.End,
+		Count: o.Count(), Errors: o.Failed(), Late: o.Late, Overflow: o.Overflow(),
+	}
+	if u := o.Units + o.UnitsFailed; u != t.Count+t.Errors {
+		t.Units = o.Units
+	}
+	for st, n := range o.Statuses {
+		if n > 0 {
+			if t.Statuses == nil {
+				t.Statuses = map[string]int64{}
+			}
+			t.Statuses[s.cat.Statuses[st].Name] = n
+		}
+	}
+	var err error
+	enc := func(h *hist.Hist) string {
+		if h == nil || h.Count() == 0 || err != nil {
+			return ""
+		}
+		var e string
+		e, err = h.Encode()
+		return e
+	}
+	t.Service = enc(o.Service)
+	t.Response = enc(o.Response)
+	t.ServiceFailed = enc(o.ServiceFailed)
+	t.ResponseFailed = enc(o.ResponseFailed)
+	if o.Response != nil {
+		t.ResponseOverflow = o.Response.Overflow()
+		if o.ResponseFailed != nil {
+			t.ResponseOverflow += o.ResponseFailed.Overflow()
+		}
+	}
+	return t, err
+}
+
+// End writes the End record.
+func (s *RecordSink) End(res *Result) error {
+	e := &record.End{
+		V: record.Version, Type: record.KindEnd, Agent: s.meta.Agent, Phase: s.meta.Phase,
+		MeasureStart: res.MeasureStart, End: res.End,
+		RunTimeMS: float64(res.RunTime.Microseconds()) / 1000, Ops: res.Ops, WarmupOps: res.WarmupOps,
+		Stop: string(res.Stop), Cancelled: res.Cancelled,
+	}
+	if res.Err != nil {
+		e.Error = res.Err.Error()
+	}
+	if s.Counters != nil {
+		e.Counters = s.Counters()
+	}
+	if err := s.w.Write(e); err != nil {
+		return fmt.Errorf("write records: %w", err)
+	}
+	return s.w.Flush()
+}

@@ -1,0 +1,91 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/bench/pace"
+	"github.com/ybbench/ybbench/bench/record"
+)
+
+// The records of a run, decoded and merged, must hold exactly what the
+// workload did: the sum over ticks equals the workload's own call count.
+func TestRecordsHoldEveryMeasurement(t *testing.T) {
+	var buf bytes.Buffer
+	f := &fakeWorkload{failOn: 5, delay: 100 * time.Microsecond}
+	sink := NewRecordSink(record.NewWriter(&buf), record.Meta{Agent: "a1", Phase: "run"})
+	res, err := Run(context.Background(), f, Config{
+		Threads: 3, Operations: 3000, Interval: 20 * time.Millisecond,
+		Schedule: &pace.Target{OpsPerSec: 30_000, Threads: 3},
+		Sinks:    []Sink{sink},
+	})
+	if err != nil || res.Err != nil {
+		t.Fatal(err, res.Err)
+	}
+	file, err := record.Read("mem", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if file.Meta.Agent != "a1" || file.End == nil || file.End.Ops != 3000 || file.Truncated {
+		t.Fatalf("meta %+v end %+v", file.Meta, file.End)
+	}
+	merged, resp := hist.New(), hist.New()
+	var count, errs int64
+	for _, tk := range file.Ticks {
+		if tk.Op != "READ" {
+			continue
+		}
+		count += tk.Count
+		errs += tk.Errors
+		for _, enc := range []struct {
+			s string
+			h *hist.Hist
+		}{{tk.Service, merged}, {tk.Response, resp}} {
+			if enc.s == "" {
+				continue
+			}
+			h, err := hist.Decode(enc.s, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc.h.Merge(h)
+		}
+	}
+	if count+errs != f.calls.Load() {
+		t.Errorf("ticks hold %d+%d READs, workload did %d", count, errs, f.calls.Load())
+	}
+	if merged.Count() != count || resp.Count() != count {
+		t.Errorf("merged service %d response %d, want %d", merged.Count(), resp.Count(), count)
+	}
+	if merged.Percentile(99) != res.Totals[0].Service.Percentile(99) {
+		t.Errorf("p99 from records %d, from engine %d", merged.Percentile(99), res.Totals[0].Service.Percentile(99))
+	}
+}
+
+// A file cut off mid-line (agent killed while writing) keeps every
+// complete line.
+func TestTruncatedRecordFileKeepsCompleteLines(t *testing.T) {
+	var buf bytes.Buffer
+	sink := NewRecordSink(record.NewWriter(&buf), record.Meta{Agent: "a", Phase: "run"})
+	if _, err := Run(context.Background(), &fakeWorkload{}, Config{Threads: 1, Operations: 100, Sinks: []Sink{sink}}); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	lines := strings.Count(s, "\n")
+	cut := s[:len(s)-10]
+	f, err := record.Read("cut", strings.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Truncated || f.End != nil || len(f.Ticks) != lines-2 {
+		t.Errorf("truncated %v end %v ticks %d (lines %d)", f.Truncated, f.End, len(f.Ticks), lines)
+	}
+	bad := strings.Replace(s, `"type":"tick"`, `"type":"tock"`, 1)
+	if _, err := record.Read("bad.jsonl", strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
+		t.Errorf("error %v should name bad.jsonl:2", err)
+	}
+}
