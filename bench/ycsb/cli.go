@@ -1,0 +1,478 @@
+package ycsb
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/pace"
+	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+//go:embed workloads
+var builtinWorkloads embed.FS
+
+// BuiltinWorkload returns the built-in copy of YCSB's workload file name
+// (workloada … workloadf).
+func BuiltinWorkload(name string) ([]byte, bool) {
+	b, err := fs.ReadFile(builtinWorkloads, "workloads/"+name)
+	return b, err == nil
+}
+
+// BindingFactory builds a binding from the properties.
+type BindingFactory func(p *Props, log *slog.Logger) (Binding, error)
+
+// Env is everything outside the process that a YCSB invocation touches.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Bindings maps binding names (ysql, jdbc, …) and YCSB class names to factories.
+	Bindings map[string]BindingFactory
+	// Abort, when closed, cuts off operations in flight (second Ctrl-C).
+	Abort <-chan struct{}
+	// Version is ybload's version, for the records.
+	Version string
+	// Open opens a file for reading (property files); os.ReadFile if nil.
+	ReadFile func(string) ([]byte, error)
+}
+
+// Invocation is a parsed YCSB command line.
+type Invocation struct {
+	Load    bool
+	Binding string
+	Props   *Props
+	// WorkloadFiles says, for each -P, which file was read: the path, or
+	// "built-in <name>" when no such path existed.
+	WorkloadFiles []string
+	Args          []string
+}
+
+type listFlag struct {
+	name string
+	vals *[]string
+}
+
+func (l listFlag) String() string     { return "" }
+func (l listFlag) Set(v string) error { *l.vals = append(*l.vals, v); return nil }
+
+// ParseArgs reads `load|run <binding> [options]` with YCSB's options
+// (-P file, -p name=value, -threads n, -target n, -s, -l label, -db class,
+// -load, -t). Every -p beats every -P, whatever the order, as in YCSB.
+func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocation, error) {
+	if readFile == nil {
+		readFile = os.ReadFile
+	}
+	bad := func(format string, a ...any) error { return exitcode.Errorf(exitcode.Config, format, a...) }
+	if len(args) < 2 {
+		return nil, bad("usage: ybload load|run <binding> [-P file] [-p name=value] [-threads n] [-target n] [-s] [-l label]")
+	}
+	inv := &Invocation{Props: NewProps(), Args: args}
+	switch args[0] {
+	case "load":
+		inv.Load = true
+	case "run":
+	default:
+		return nil, bad("unknown command %q: want load or run", args[0])
+	}
+	inv.Binding = args[1]
+	fset := flag.NewFlagSet("ybload "+args[0], flag.ContinueOnError)
+	fset.SetOutput(io.Discard)
+	var files, sets []string
+	fset.Var(listFlag{"P", &files}, "P", "property file")
+	fset.Var(listFlag{"p", &sets}, "p", "name=value")
+	threads := fset.String("threads", "", "threadcount")
+	target := fset.String("target", "", "target ops/s")
+	status := fset.Bool("s", false, "status")
+	label := fset.String("l", "", "label")
+	db := fset.String("db", "", "binding class")
+	loadFlag := fset.Bool("load", false, "load phase")
+	runFlag := fset.Bool("t", false, "run phase")
+	if err := fset.Parse(args[2:]); err != nil {
+		return nil, bad("%v", err)
+	}
+	if fset.NArg() > 0 {
+		return nil, bad("unexpected argument %q", fset.Arg(0))
+	}
+	if *loadFlag {
+		inv.Load = true
+	}
+	if *runFlag {
+		inv.Load = false
+	}
+	for _, f := range files {
+		data, err := readFile(f)
+		used := f
+		if err != nil {
+			if b, ok := BuiltinWorkload(path.Base(f)); ok && errors.Is(err, fs.ErrNotExist) {
+				data, used = b, "built-in "+path.Base(f)
+			} else {
+				return nil, bad("-P %s: %v", f, err)
+			}
+		}
+		if err := inv.Props.LoadFile(used, data); err != nil {
+			return nil, bad("%v", err)
+		}
+		inv.WorkloadFiles = append(inv.WorkloadFiles, used)
+	}
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return nil, bad("-p %s: want name=value", s)
+		}
+		inv.Props.SetFlag(k, v, "-p "+k)
+	}
+	set := func(key, val, flag string) {
+		if val != "" {
+			inv.Props.SetFlag(key, val, flag)
+		}
+	}
+	set("threadcount", *threads, "-threads")
+	set("target", *target, "-target")
+	set("label", *label, "-l")
+	set("db", *db, "-db")
+	if *status {
+		inv.Props.SetFlag("status", "true", "-s")
+	}
+	return inv, nil
+}
+
+// Main runs a YCSB invocation and returns the process exit code.
+func Main(ctx context.Context, args []string, env *Env) int {
+	err := run(ctx, args, env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "ybload: %v\n", err)
+	}
+	return exitcode.Of(err)
+}
+
+func run(ctx context.Context, args []string, env *Env) error {
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	inv, err := ParseArgs(args, env.ReadFile)
+	if err != nil {
+		return err
+	}
+	p := inv.Props
+	fmt.Fprintf(env.Stderr, "Command line: %s\n", maskSecrets(args))
+	fmt.Fprintf(env.Stderr, "ybload %s (YCSB-compatible client)\n", env.Version)
+	for _, f := range inv.WorkloadFiles {
+		if strings.HasPrefix(f, "built-in ") {
+			fmt.Fprintf(env.Stderr, "Using the %s workload file (no such path on disk)\n", f)
+		}
+	}
+	ro, err := readRunOptions(p, inv)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	cfg, err := ReadConfig(p)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
+	}
+	name := inv.Binding
+	if c := p.Get("db", ""); c != "" && !p.SourceOf("db").isDefault() {
+		name = c
+	}
+	factory, ok := env.Bindings[name]
+	if !ok {
+		return exitcode.Errorf(exitcode.Config, "unknown binding %q (have %s)", name, bindingNames(env.Bindings))
+	}
+	binding, err := factory(p, log)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	if c, ok := binding.(Closer); ok {
+		defer c.Close()
+	}
+	if pr, ok := binding.(Preparer); ok {
+		if err := pr.Prepare(ctx, inv.Load); err != nil {
+			return exitcode.Wrap(exitcode.Workload, err)
+		}
+	}
+	// YCSB lowers threadcount to the operation count (stdout warning).
+	ops := cfg.OperationCount
+	if inv.Load {
+		ops = cfg.InsertCount
+	}
+	threads := ro.threads
+	if int64(threads) > ops && ops > 0 {
+		fmt.Fprintln(env.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
+		threads = int(ops)
+	}
+	fmt.Fprintln(env.Stderr, "Loading workload...")
+	core, err := NewCore(cfg, inv.Load, binding, ro.seed, log)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	if cfg.FieldLengthDist == "histogram" {
+		h, err := readHistogram(cfg.FieldLengthHistogram, env.ReadFile)
+		if err != nil {
+			return exitcode.Wrap(exitcode.Config, err)
+		}
+		core.SetFieldLengthHistogram(h)
+	}
+	fmt.Fprintln(env.Stderr, "Starting test.")
+
+	ec := bench.Config{
+		Threads: threads, Operations: ops, Duration: ro.maxTime, Warmup: ro.warmup,
+		Interval: ro.interval, Grace: ro.grace, Abort: env.Abort, Seed: ro.seed,
+		Raw: ro.typ != MeasureHDR, Logger: log,
+	}
+	if ro.target > 0 {
+		ec.Schedule = &pace.Target{OpsPerSec: float64(ro.target), Threads: threads, Jitter: true}
+	}
+	settings := settingsOf(p, inv, binding, cfg, ro, env.Version)
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	if ro.status {
+		ec.Sinks = append(ec.Sinks, NewStatusSink(env.Stderr, ro.label, ro.statusEvery, ro.mode, ro.typ))
+	}
+	var raw *RawSink
+	if ec.Raw {
+		w := env.Stdout
+		if ro.rawFile != "" {
+			f, err := os.OpenFile(ro.rawFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				return exitcode.Errorf(exitcode.Config, "measurement.raw.output_file: %v", err)
+			}
+			closers = append(closers, f)
+			w = f
+		}
+		raw = NewRawSink(w, ro.mode, ro.typ)
+		ec.Sinks = append(ec.Sinks, raw)
+	}
+	if ro.records != "" {
+		f, err := os.OpenFile(ro.records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+		if err != nil {
+			return exitcode.Errorf(exitcode.Config, "ybload.records: %v", err)
+		}
+		closers = append(closers, f)
+		phase := "run"
+		if inv.Load {
+			phase = "load"
+		}
+		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: ro.agent, Workload: "ycsb", Phase: phase, Settings: settings})
+		rs.Counters = core.Counters
+		ec.Sinks = append(ec.Sinks, rs)
+	}
+	var gc0 runtime.MemStats
+	runtime.ReadMemStats(&gc0)
+	res, err := bench.Run(ctx, core, ec)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	var gc1 runtime.MemStats
+	runtime.ReadMemStats(&gc1)
+	if res.Stop == bench.StopDuration {
+		fmt.Fprintf(env.Stderr, "Maximum execution time of %d secs elapsed: stopped the workload.\n", int64(ro.maxTime/time.Second))
+	}
+	opts := ReportOptions{
+		Mode: ro.mode, Type: ro.typ, Percentiles: ro.percentiles, NoRawSummary: p.Bool("measurement.raw.no_summary", false),
+		GCCount: int64(gc1.NumGC - gc0.NumGC), GCPauseMs: int64(gc1.PauseTotalNs-gc0.PauseTotalNs) / 1e6,
+	}
+	if raw != nil {
+		opts.Raw = raw.Values()
+	}
+	out := env.Stdout
+	if ro.exportFile != "" {
+		f, err := os.Create(ro.exportFile)
+		if err != nil {
+			return exitcode.Errorf(exitcode.Config, "exportfile: %v", err)
+		}
+		closers = append(closers, f)
+		out = f
+	}
+	if err := writeExport(out, ro.exporter, res, opts); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	if ro.summary != "" {
+		if err := writeSummaryFile(ro.summary, res, opts, settings, core.Counters(), inv); err != nil {
+			return fmt.Errorf("write the JSON summary: %w", err)
+		}
+	}
+	if res.Err != nil {
+		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
+	}
+	return nil
+}
+
+func (s Source) isDefault() bool { return s.File == "" && s.Flag == "" }
+
+func bindingNames(m map[string]BindingFactory) string {
+	var names []string
+	for n := range m {
+		if !strings.Contains(n, ".") {
+			names = append(names, n)
+		}
+	}
+	sortStrings(names)
+	return strings.Join(names, ", ")
+}
+
+func readHistogram(name string, readFile func(string) ([]byte, error)) (*HistogramGen, error) {
+	if readFile == nil {
+		readFile = os.ReadFile
+	}
+	b, err := readFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("fieldlengthhistogram: %w", err)
+	}
+	return ParseHistogram(name, string(b))
+}
+
+// maskSecrets hides the values of password-like properties on the command
+// line before it is echoed.
+func maskSecrets(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if k, _, ok := strings.Cut(a, "="); ok && isSecretKey(k) {
+			a = k + "=****"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+func isSecretKey(k string) bool {
+	k = strings.ToLower(k)
+	return strings.Contains(k, "passw") || strings.Contains(k, "passwd") || strings.Contains(k, "secret")
+}
+
+type runOptions struct {
+	threads     int
+	target      int64
+	maxTime     time.Duration
+	warmup      time.Duration
+	interval    time.Duration
+	grace       time.Duration
+	status      bool
+	statusEvery time.Duration
+	label       string
+	mode        IntervalMode
+	typ         MeasurementType
+	percentiles []float64
+	rawFile     string
+	exporter    string
+	exportFile  string
+	records     string
+	summary     string
+	agent       string
+	seed        uint64
+	seedSet     bool
+}
+
+// readRunOptions reads the client-level properties (YCSB's Client and
+// Measurements) and ybload's own (ybload.*), reporting every problem.
+func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
+	ro := &runOptions{}
+	var errs []error
+	num := func(key string, def int64) int64 {
+		v, err := p.Int(key, def)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	dur := func(key string, def time.Duration) time.Duration {
+		if !p.Has(key) {
+			return def
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(p.Get(key, "")))
+		if err != nil || d < 0 {
+			errs = append(errs, p.bad(key, "want a duration such as 500ms or 10s"))
+		}
+		return d
+	}
+	if w := p.Get("workload", ""); w == "" {
+		errs = append(errs, errors.New("Missing property: workload (give a workload file with -P, e.g. -P workloads/workloada)"))
+	}
+	ro.threads = int(num("threadcount", 1))
+	if ro.threads < 1 {
+		errs = append(errs, p.bad("threadcount", "must be at least 1"))
+	}
+	ro.target = num("target", 0)
+	if ro.target < 0 {
+		errs = append(errs, p.bad("target", "must not be negative"))
+	}
+	mt := num("maxexecutiontime", 0)
+	if mt < 0 {
+		errs = append(errs, p.bad("maxexecutiontime", "must not be negative"))
+	}
+	ro.maxTime = time.Duration(mt) * time.Second
+	wu := num("warmuptime", 0)
+	if wu < 0 {
+		errs = append(errs, p.bad("warmuptime", "must not be negative"))
+	}
+	ro.warmup = time.Duration(wu) * time.Second
+	ro.interval = dur("ybload.interval", bench.DefaultInterval)
+	if ro.interval <= 0 {
+		ro.interval = bench.DefaultInterval
+	}
+	ro.grace = dur("ybload.stop.grace", bench.DefaultGrace)
+	ro.status = p.Bool("status", false)
+	se := num("status.interval", 10)
+	if se < 1 {
+		errs = append(errs, p.bad("status.interval", "must be at least 1 second"))
+	}
+	ro.statusEvery = time.Duration(se) * time.Second
+	ro.label = p.Get("label", "")
+	var err error
+	if ro.mode, err = ParseIntervalMode(p.Get("measurement.interval", "op")); err != nil {
+		errs = append(errs, p.bad("measurement.interval", err.Error()))
+	}
+	if ro.typ, err = ParseMeasurementType(p.Get("measurementtype", "hdrhistogram")); err != nil {
+		errs = append(errs, p.bad("measurementtype", err.Error()))
+	}
+	if ro.percentiles, err = ParsePercentiles(p.Get("hdrhistogram.percentiles", "95,99")); err != nil {
+		errs = append(errs, p.bad("hdrhistogram.percentiles", err.Error()))
+	}
+	for _, k := range []string{"reportlatencyforeacherror", "measurement.trackjvm", "hdrhistogram.fileoutput"} {
+		if p.Bool(k, false) {
+			errs = append(errs, p.bad(k, "not supported by ybload"))
+		}
+	}
+	if p.Get("latencytrackederrors", "") != "" {
+		errs = append(errs, p.bad("latencytrackederrors", "not supported by ybload"))
+	}
+	ro.rawFile = p.Get("measurement.raw.output_file", "")
+	ro.exporter = p.Get("exporter", "site.ycsb.measurements.exporter.TextMeasurementsExporter")
+	ro.exportFile = p.Get("exportfile", "")
+	ro.records = p.Get("ybload.records", "")
+	ro.summary = p.Get("ybload.summary", "")
+	ro.agent = p.Get("ybload.agent", hostname())
+	if p.Has("ybload.seed") {
+		s, err := strconv.ParseUint(strings.TrimSpace(p.Get("ybload.seed", "")), 10, 64)
+		if err != nil {
+			errs = append(errs, p.bad("ybload.seed", "want an unsigned integer"))
+		}
+		ro.seed, ro.seedSet = s, true
+	} else {
+		ro.seed = uint64(time.Now().UnixNano())
+	}
+	return ro, errors.Join(errs...)
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "agent"
+	}
+	return h
+}
