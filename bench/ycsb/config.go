@@ -136,9 +136,10 @@ func ReadConfig(p *Props) (*Config, error) {
 		}
 	}
 	sum := c.ReadProportion + c.UpdateProportion + c.InsertProportion + c.ScanProportion + c.RMWProportion
-	if sum == 0 {
+	negative := len(errs) > 0
+	if sum == 0 && !negative {
 		errs = append(errs, fmt.Errorf("%s: every operation proportion is 0: nothing to do", p.SourceOf("readproportion")))
-	} else if d := sum - 1; d > 1e-9 || d < -1e-9 {
+	} else if d := sum - 1; !negative && (d > 1e-9 || d < -1e-9) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("operation proportions sum to %g, not 1: they are normalised, as YCSB does", sum))
 	}
 	if p.Has("insertcount") {
