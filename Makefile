@@ -1,0 +1,51 @@
+# ybbench — see README.md. Every target works on a fresh Debian 12 machine
+# after scripts/setup.sh (which `make test` and `make demo` run themselves).
+
+SHELL := /bin/bash
+GO ?= go
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+export CHECKPOINT_DISABLE := 1
+
+.PHONY: build test testenv testenv-down test-unit test-integration test-e2e bench lint demo setup clean
+
+build: ## the agent (static) and the orchestrator
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ybload ./cmd/ybload
+	@if [ -d cmd/ybbench ] && ls cmd/ybbench/*.go >/dev/null 2>&1; then \
+		CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ybbench ./cmd/ybbench; fi
+
+setup: ## install what the tests and tools need (apt, Terraform); idempotent
+	scripts/setup.sh
+
+testenv: ## bring up the shared test servers, endpoints in .testenv/endpoints.json
+	scripts/testenv/up.sh
+
+testenv-down:
+	scripts/testenv/down.sh
+
+test: setup testenv ## everything the README promises: unit, integration, end to end
+	scripts/test-tiers.sh all
+
+test-unit:
+	scripts/test-tiers.sh unit
+
+test-integration: testenv
+	scripts/test-tiers.sh integration
+
+test-e2e: testenv
+	scripts/test-tiers.sh e2e
+
+bench: setup testenv build ## side-by-side benchmarks (figures, not pass/fail)
+	scripts/bench/run.sh
+
+lint: ## formatting and vet (and Terraform fmt when modules exist)
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags integration ./...
+	$(GO) vet -tags e2e ./...
+
+demo: setup build ## the main job on an embedded default, on this machine
+	scripts/demo.sh
+
+clean:
+	rm -rf bin
