@@ -1,0 +1,137 @@
+// Package infra describes the machines a run uses, whatever made them:
+// a Terraform module on AWS or GCP, network namespaces on this machine, or
+// an on-prem inventory file. Every Provider yields the same Cluster, which
+// the run keeps in runs/<id>/cluster.json.
+package infra
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Role is what a host is for.
+type Role string
+
+// The roles.
+const (
+	RoleDB     Role = "db"     // runs the database servers
+	RoleClient Role = "client" // runs the load agents
+)
+
+// SSH is how the orchestrator reaches a host.
+type SSH struct {
+	User string `json:"user"`
+	Port int    `json:"port"`
+	// KeyFile is the private key to log in with (the run's own key, or the
+	// inventory's).
+	KeyFile string `json:"key_file"`
+	// HostKey is the host's public key in authorized_keys format, pinned at
+	// first contact (empty until then).
+	HostKey string `json:"host_key,omitempty"`
+}
+
+// Host is one machine, provider-neutral, plain data.
+type Host struct {
+	Name  string `json:"name"`
+	Roles []Role `json:"roles"`
+	// PublicIP is the address the orchestrator dials; PrivateIP the one the
+	// other hosts use (the same on a flat network).
+	PublicIP     string `json:"public_ip"`
+	PrivateIP    string `json:"private_ip"`
+	Cloud        string `json:"cloud,omitempty"`
+	Region       string `json:"region,omitempty"`
+	Zone         string `json:"zone,omitempty"`
+	InstanceType string `json:"instance_type,omitempty"`
+	ProviderID   string `json:"provider_id,omitempty"`
+	SSH          SSH    `json:"ssh"`
+	// Base is the directory on the host for everything the run writes
+	// there (software, configuration, logs, pids, agent files); on a local
+	// host, runs/<id>/hosts/<name>. Flavors write nowhere else.
+	Base string `json:"base"`
+	// DataDirs are where database data goes (Base/data when empty).
+	DataDirs []string `json:"data_dirs,omitempty"`
+	// ServiceUser is the unprivileged OS user database servers run as.
+	ServiceUser string `json:"service_user"`
+	// Shared is set on hosts that share one filesystem, /etc/passwd and
+	// package database with the orchestrator (local hosts): flavors must not
+	// install packages or add users there.
+	Shared bool              `json:"shared,omitempty"`
+	Labels map[string]string `json:"labels,omitempty"`
+	Errors []string          `json:"errors,omitempty"`
+}
+
+// Has reports whether the host has a role.
+func (h *Host) Has(r Role) bool {
+	for _, x := range h.Roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Addr is the host:port the orchestrator dials for SSH.
+func (h *Host) Addr() string { return fmt.Sprintf("%s:%d", h.PublicIP, h.SSH.Port) }
+
+// Cluster is the set of hosts of one run.
+type Cluster struct {
+	Name      string            `json:"name"`
+	Provider  string            `json:"provider"`
+	Hosts     []Host            `json:"hosts"`
+	CreatedAt time.Time         `json:"created_at"`
+	ExpiresAt time.Time         `json:"expires_at,omitempty"`
+	Meta      map[string]string `json:"meta,omitempty"`
+}
+
+// ByRole returns the hosts with a role, in cluster order.
+func (c *Cluster) ByRole(r Role) []Host {
+	var out []Host
+	for _, h := range c.Hosts {
+		if h.Has(r) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Host returns the host with a name.
+func (c *Cluster) Host(name string) (*Host, bool) {
+	for i := range c.Hosts {
+		if c.Hosts[i].Name == name {
+			return &c.Hosts[i], true
+		}
+	}
+	return nil, false
+}
+
+// ClusterSpec says what a run needs.
+type ClusterSpec struct {
+	// Name is the run id; Create is idempotent by it.
+	Name string
+	// RunDir is runs/<id>: state, keys and logs live under it.
+	RunDir       string
+	DBHosts      int
+	ClientHosts  int
+	InstanceType string // db hosts
+	ClientType   string // client hosts
+	Region, Zone string
+	Owner        string
+	Lifetime     time.Duration
+	// PublicKey is the run's SSH public key (authorized_keys line) and
+	// PrivateKeyFile its private half, for the hosts' SSH settings.
+	PublicKey      string
+	PrivateKeyFile string
+	// Options are provider-specific settings (subnet, inventory path, …).
+	Options map[string]string
+}
+
+// Provider makes and removes the hosts of a run.
+type Provider interface {
+	Name() string
+	// Create makes the hosts; it is idempotent by spec.Name.
+	Create(ctx context.Context, spec ClusterSpec) (*Cluster, error)
+	// Destroy removes them, continuing past errors, and verifies that nothing
+	// remains; an error lists what may remain.
+	Destroy(ctx context.Context, c *Cluster) error
+}

@@ -1,0 +1,73 @@
+package provision
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/ybbench/ybbench/infra"
+)
+
+// Flavor installs, starts and removes one database on a cluster's db hosts.
+// Install covers install, configure, start and a real readiness check;
+// everything it writes on a host stays under that host's Base (and
+// DataDirs), and on Shared hosts it installs no packages and adds no users.
+type Flavor interface {
+	Name() string
+	Install(ctx context.Context, r Runner, c *infra.Cluster, s FlavorSpec) (*Deployment, error)
+	// Stop stops the servers (idempotent).
+	Stop(ctx context.Context, r Runner, c *infra.Cluster) error
+	// Wipe stops the servers and removes everything the flavor wrote.
+	Wipe(ctx context.Context, r Runner, c *infra.Cluster) error
+}
+
+// FlavorSpec is what a flavor is asked to install.
+type FlavorSpec struct {
+	// Version of the database (recorded; the flavor may check it).
+	Version string
+	// Source is where the software comes from: a release tarball URL or
+	// local path (yugabyte), an artifact cache directory (cassandra), or
+	// empty for the OS packages (postgres).
+	Source string
+	// SHA256 of the source tarball, when known.
+	SHA256 string
+	// RF is the replication factor.
+	RF int
+	// Settings override flavor defaults (server flags, configuration).
+	Settings map[string]string
+	// SecretsDir is a 0700 directory on the orchestrator for credentials.
+	SecretsDir string
+	// Parallel bounds fan-out over hosts (0: all at once).
+	Parallel int
+	Logger   *slog.Logger
+}
+
+// Endpoint is one database address.
+type Endpoint struct {
+	Host string `json:"host"` // the host's name in the cluster
+	Addr string `json:"addr"` // address clients use
+	Port int    `json:"port"`
+}
+
+// Deployment is what Install produced: runs/<id>/deployment.json.
+type Deployment struct {
+	Flavor  string     `json:"flavor"`
+	Version string     `json:"version"`
+	YSQL    []Endpoint `json:"ysql,omitempty"` // PostgreSQL wire protocol
+	YCQL    []Endpoint `json:"ycql,omitempty"` // CQL wire protocol
+	// User and PasswordFile are the database credentials clients use; the
+	// password lives only in the 0600 file on the orchestrator.
+	User         string `json:"user,omitempty"`
+	PasswordFile string `json:"password_file,omitempty"`
+	Database     string `json:"database,omitempty"`
+	// Settings record everything that shapes a number (flags, config).
+	Settings map[string]string `json:"settings,omitempty"`
+	// Processes are the server processes per host, for CPU accounting and stop.
+	Processes []Process `json:"processes,omitempty"`
+}
+
+// Process is one database server process on a host.
+type Process struct {
+	Host    string `json:"host"`
+	Name    string `json:"name"`     // yb-master, yb-tserver, postgres, cassandra
+	PIDFile string `json:"pid_file"` // path on the host
+}
