@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -272,6 +273,13 @@ func run(ctx context.Context, args []string, env *Env) error {
 		rs.Counters = core.Counters
 		ec.Sinks = append(ec.Sinks, rs)
 	}
+	if prof := p.Get("ybload.cpuprofile", ""); prof != "" {
+		stop, err := startCPUProfile(prof)
+		if err != nil {
+			return exitcode.Errorf(exitcode.Config, "ybload.cpuprofile: %v", err)
+		}
+		defer stop()
+	}
 	var gc0 runtime.MemStats
 	runtime.ReadMemStats(&gc0)
 	res, err := bench.Run(ctx, core, ec)
@@ -475,4 +483,17 @@ func hostname() string {
 		return "agent"
 	}
 	return h
+}
+
+// startCPUProfile writes a pprof CPU profile of the run (ybload.cpuprofile).
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

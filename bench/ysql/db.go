@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -28,7 +29,26 @@ func (b *Binding) NewDB(ctx context.Context, _, _ int) (ycsb.DB, error) {
 		}
 		d.conns = append(d.conns, &shard{conn: c})
 	}
+	// Statements run without a context watch each (pgx starts one per call
+	// for a cancellable context, a tenth of the client's CPU on short
+	// reads); instead, the worker's context, when cancelled, sets a past
+	// deadline on every connection once, which fails the call in flight.
+	d.watched = ctx
+	d.unwatch = context.AfterFunc(ctx, func() {
+		for _, s := range d.conns {
+			s.conn.PgConn().Conn().SetDeadline(time.Unix(1, 0))
+		}
+	})
 	return d, nil
+}
+
+// stmtCtx is the context statements run under: the worker's own context is
+// watched once per connection (see NewDB), any other is passed through.
+func (d *db) stmtCtx(ctx context.Context) context.Context {
+	if ctx == d.watched {
+		return context.Background()
+	}
+	return ctx
 }
 
 type shard struct {
@@ -49,6 +69,8 @@ type db struct {
 	inserts stmtCache
 	// groupCols are the columns of ysql.load.batch's grouped inserts.
 	groupCols []string
+	watched   context.Context
+	unwatch   func() bool
 }
 
 // shardFor routes a key as YCSB does: (hashCode & 0x7fffffff) % shards.
@@ -111,6 +133,7 @@ func (d *db) materialize(vals []ycsb.Field) {
 }
 
 func (d *db) Read(ctx context.Context, table, key string, fields []string, result map[string][]byte) ycsb.Status {
+	ctx = d.stmtCtx(ctx)
 	s := d.shardFor(key)
 	for attempt := 0; ; attempt++ {
 		st, err := d.read(ctx, s, key, fields, result)
@@ -159,6 +182,7 @@ func (d *db) read(ctx context.Context, s *shard, key string, fields []string, re
 }
 
 func (d *db) Scan(ctx context.Context, table, startKey string, count int, fields []string) (int, ycsb.Status) {
+	ctx = d.stmtCtx(ctx)
 	s := d.shardFor(startKey)
 	q, err := d.q(ctx, s)
 	if err != nil {
@@ -183,6 +207,7 @@ func (d *db) Scan(ctx context.Context, table, startKey string, count int, fields
 }
 
 func (d *db) Update(ctx context.Context, table, key string, vals []ycsb.Field) ycsb.Status {
+	ctx = d.stmtCtx(ctx)
 	sql := d.updates.get(vals, func(names []string) string { return updateSQL(table, names) })
 	d.args = d.args[:0]
 	d.materialize(vals)
@@ -199,6 +224,7 @@ func (d *db) Update(ctx context.Context, table, key string, vals []ycsb.Field) y
 }
 
 func (d *db) Insert(ctx context.Context, table, key string, vals []ycsb.Field) ycsb.Status {
+	ctx = d.stmtCtx(ctx)
 	sql := d.inserts.get(vals, func(names []string) string { return insertSQL(table, names, 1) })
 	s := d.shardFor(key)
 	cfg := d.b.cfg
@@ -345,6 +371,7 @@ func (d *db) commit(ctx context.Context, s *shard) error {
 }
 
 func (d *db) Delete(ctx context.Context, table, key string) ycsb.Status {
+	ctx = d.stmtCtx(ctx)
 	tag, err := d.exec(ctx, d.shardFor(key), d.b.del, key)
 	if err != nil {
 		d.b.logError("Error in processing delete to table: "+table, err)
@@ -379,6 +406,9 @@ func (d *db) Cleanup(ctx context.Context) error {
 }
 
 func (d *db) close() {
+	if d.unwatch != nil {
+		d.unwatch()
+	}
 	for _, s := range d.conns {
 		s.conn.Close(context.Background())
 	}

@@ -145,6 +145,9 @@ func run() error {
 				{"ybload load, db.batchsize=1000 ysql.load.batch=copy (extension)", "ybb_ybload_c", func(db string) []string {
 					return []string{*ybload, "load", "ysql", "-P", wl("workloada"), "-P", ybProps(db), "-p", rec, "-p", thr, "-p", "ysql.createtable=true", "-p", "db.batchsize=1000", "-p", "ysql.load.batch=copy"}
 				}},
+				{"ybload load, db.batchsize=1000 ysql.load.batch=multirow (extension)", "ybb_ybload_m", func(db string) []string {
+					return []string{*ybload, "load", "ysql", "-P", wl("workloada"), "-P", ybProps(db), "-p", rec, "-p", thr, "-p", "ysql.createtable=true", "-p", "db.batchsize=1000", "-p", "ysql.load.batch=multirow"}
+				}},
 				{"go-ycsb load", "ybb_goycsb", func(db string) []string {
 					return append([]string{*goycsb, "load", "pg", "-P", wl("workloada"), "-p", rec, "-p", thr}, gyArgs(db)...)
 				}},
@@ -164,6 +167,12 @@ func run() error {
 			s := loads[name]
 			fmt.Fprintf(out, "| %s | %.0f | %s | %.1f |\n", name, median(s, rate), spread(s, rate), median(s, cpuPerOp))
 		}
+		for _, name := range sortedKeys(loads) {
+			if strings.HasPrefix(name, "ybload") {
+				fmt.Fprintf(out, "\n%s: %.2f× go-ycsb's load", name, median(loads[name], rate)/median(loads["go-ycsb load"], rate))
+			}
+		}
+		fmt.Fprintln(out, "\n\n(target: with db.batchsize on, ≥ 5× go-ycsb's load)")
 		fmt.Fprintln(out)
 	}
 
