@@ -1,0 +1,123 @@
+package collect
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteMarkdown renders report.md: per workload, the measured table beside
+// the published figures (each published column saying which of our
+// statistics it is compared with) and the sanity line.
+func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# ybbench run %s — profile %s\n\n", r.RunID, r.Profile)
+	if r.Cluster != nil {
+		var db, cl []string
+		for _, h := range r.Cluster.Hosts {
+			desc := h.Name
+			if h.InstanceType != "" {
+				desc += " (" + h.InstanceType + ")"
+			}
+			if len(h.Roles) > 0 && h.Roles[0] == "client" {
+				cl = append(cl, desc)
+			} else {
+				db = append(db, desc)
+			}
+		}
+		fmt.Fprintf(&s, "Cluster: provider %s; db hosts %s; clients %s.\n", r.Cluster.Provider, strings.Join(db, ", "), strings.Join(cl, ", "))
+	}
+	if r.Deployment != nil {
+		fmt.Fprintf(&s, "Database: %s %s.\n", r.Deployment.Flavor, r.Deployment.Version)
+	}
+	fmt.Fprintf(&s, "Run at %s.\n\n", r.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	if len(r.Parameters) > 0 {
+		s.WriteString("Parameters: ")
+		keys := make([]string, 0, len(r.Parameters))
+		for k := range r.Parameters {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		over := map[string]bool{}
+		for _, o := range r.Overridden {
+			over[o] = true
+		}
+		for i, k := range keys {
+			if i > 0 {
+				s.WriteString(", ")
+			}
+			fmt.Fprintf(&s, "%s %s", k, r.Parameters[k])
+			if over[k] {
+				s.WriteString(" (**overridden**)")
+			}
+		}
+		s.WriteString(".\n\n")
+	}
+	if len(r.Overridden) > 0 {
+		s.WriteString("> Parameters were overridden: these figures are not comparable with the published ones, which are shown for reference only.\n\n")
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&s, "> %s\n", n)
+	}
+	if len(r.Notes) > 0 {
+		s.WriteString("\n")
+	}
+	if b != nil {
+		fmt.Fprintf(&s, "Published figures: %s — %s.", b.Source, b.Setup)
+		if ok, bad := b.Consistent(0.3); !ok {
+			fmt.Fprintf(&s, " This table does not satisfy Little's law (%s): it is shown, never used as a gate.", strings.Join(bad, "; "))
+		}
+		s.WriteString("\n\n")
+	}
+	for _, wr := range r.Workloads {
+		fmt.Fprintf(&s, "## %s\n\n", wr.Name)
+		for _, p := range wr.Phases {
+			fmt.Fprintf(&s, "**%s** — %d agent(s), %d threads, %d operations, %.0f ops/s over %.1f s", p.Phase, len(p.Agents), p.Threads, p.Ops, p.Throughput, float64(p.WindowMS)/1000)
+			if !p.Complete {
+				s.WriteString(" (**incomplete**)")
+			}
+			s.WriteString("\n\n| measurement | count | errors | mean ms | p50 ms | p95 ms | p99 ms | p99.9 ms | max ms |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+			for _, m := range p.Measurements {
+				l := m.Latency
+				fmt.Fprintf(&s, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", m.Name, m.Count, m.Errors,
+					ms(l.Mean), msi(l.P50), msi(l.P95), msi(l.P99), msi(l.P999), msi(l.Max))
+			}
+			for _, pr := range p.Problems {
+				fmt.Fprintf(&s, "\n- %s", pr)
+			}
+			s.WriteString("\n")
+		}
+		if len(wr.Comparisons) > 0 {
+			s.WriteString("Beside the published figures:\n\n| published column | compared with our | published | measured | measured ÷ published |\n|---|---|---:|---:|---:|\n")
+			for _, c := range wr.Comparisons {
+				fmt.Fprintf(&s, "| %s | %s | %s %s | %s %s | %.2f |\n", c.Column, c.Statistic, num(c.Published), c.Unit, num(c.Measured), c.Unit, c.Ratio)
+			}
+			s.WriteString("\n")
+		}
+		if wr.SanityText != "" {
+			fmt.Fprintf(&s, "Sanity (Little's law, ≈ 1 for a closed loop): %s.\n", wr.SanityText)
+		}
+		if wr.Published != nil && b != nil {
+			if v, err := wr.Published.LittlesLaw(b.Threads); err == nil {
+				fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f.\n", b.Threads, v)
+			}
+		}
+		for _, pr := range wr.Problems {
+			fmt.Fprintf(&s, "- %s\n", pr)
+		}
+		s.WriteString("\n")
+	}
+	_, err := io.WriteString(w, s.String())
+	return err
+}
+
+func ms(us float64) string { return fmt.Sprintf("%.3f", us/1000) }
+func msi(us int64) string  { return fmt.Sprintf("%.3f", float64(us)/1000) }
+
+func num(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
