@@ -1,0 +1,209 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// LedgerSchema versions run.json.
+const LedgerSchema = "ybbench-run/1"
+
+// Step statuses.
+const (
+	StepStarted = "started" // written before the step changes the world
+	StepDone    = "done"
+	StepFailed  = "failed"
+)
+
+// Run states.
+const (
+	RunActive             = "active"
+	RunSucceeded          = "succeeded"
+	RunFailed             = "failed"
+	RunTornDown           = "torn-down"
+	RunTeardownIncomplete = "teardown-incomplete"
+)
+
+// Step is one entry of the ledger.
+type Step struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// About says what the step is about to do, written before it does it.
+	About   string    `json:"about,omitempty"`
+	Hosts   []string  `json:"hosts,omitempty"`
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended,omitempty"`
+	Error   string    `json:"error,omitempty"`
+	// Details are what the step produced worth keeping (facts, versions).
+	Details map[string]string `json:"details,omitempty"`
+}
+
+// RunRecord is run.json: the run's spec and every step taken.
+type RunRecord struct {
+	Schema   string    `json:"schema"`
+	ID       string    `json:"id"`
+	Dir      string    `json:"dir"`
+	Created  time.Time `json:"created"`
+	Owner    string    `json:"owner"`
+	Hostname string    `json:"orchestrator_host"`
+	PID      int       `json:"orchestrator_pid"`
+	Spec     Spec      `json:"spec"`
+	State    string    `json:"state"`
+	Steps    []Step    `json:"steps"`
+	// Remains lists what a teardown could not remove.
+	Remains []string `json:"remains,omitempty"`
+}
+
+// Ledger is the run's run.json, written atomically before and after every
+// step that changes the world, so that a killed orchestrator leaves a record
+// `ybbench down` and `ybbench resume` can act on.
+type Ledger struct {
+	mu   sync.Mutex
+	path string
+	rec  RunRecord
+}
+
+// NewLedger creates run.json in dir.
+func NewLedger(dir, id string, s Spec) (*Ledger, error) {
+	host, _ := os.Hostname()
+	l := &Ledger{path: filepath.Join(dir, "run.json"), rec: RunRecord{
+		Schema: LedgerSchema, ID: id, Dir: dir, Created: time.Now().UTC(), Owner: s.Owner,
+		Hostname: host, PID: os.Getpid(), Spec: s, State: RunActive,
+	}}
+	return l, l.save()
+}
+
+// OpenLedger reads an existing run.json.
+func OpenLedger(dir string) (*Ledger, error) {
+	path := filepath.Join(dir, "run.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &Ledger{path: path}
+	if err := json.Unmarshal(b, &l.rec); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if l.rec.Schema != LedgerSchema {
+		return nil, fmt.Errorf("%s: schema %q, this ybbench reads %q", path, l.rec.Schema, LedgerSchema)
+	}
+	l.rec.Dir = dir
+	return l, nil
+}
+
+// Record returns a copy of the ledger's content.
+func (l *Ledger) Record() RunRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.rec
+	r.Steps = append([]Step(nil), l.rec.Steps...)
+	return r
+}
+
+// Begin writes that a step is about to start, before it does anything.
+func (l *Ledger) Begin(name, about string, hosts []string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rec.PID = os.Getpid()
+	st := Step{Name: name, Status: StepStarted, About: about, Hosts: hosts, Started: time.Now().UTC()}
+	if i := l.find(name); i >= 0 {
+		l.rec.Steps[i] = st // a rerun of the step (resume)
+	} else {
+		l.rec.Steps = append(l.rec.Steps, st)
+	}
+	return l.save()
+}
+
+// End writes a step's outcome.
+func (l *Ledger) End(name string, err error, details map[string]string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := l.find(name)
+	if i < 0 {
+		return fmt.Errorf("ledger: step %s was never begun", name)
+	}
+	s := &l.rec.Steps[i]
+	s.Ended = time.Now().UTC()
+	s.Details = details
+	if err != nil {
+		s.Status, s.Error = StepFailed, err.Error()
+	} else {
+		s.Status, s.Error = StepDone, ""
+	}
+	return l.save()
+}
+
+// Done reports whether a step completed.
+func (l *Ledger) Done(name string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := l.find(name)
+	return i >= 0 && l.rec.Steps[i].Status == StepDone
+}
+
+// Started reports whether a step was ever begun (it may have changed the world).
+func (l *Ledger) Started(name string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.find(name) >= 0
+}
+
+// SetState records the run's state (and what remains after a failed teardown).
+func (l *Ledger) SetState(state string, remains []string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rec.State, l.rec.Remains = state, remains
+	return l.save()
+}
+
+func (l *Ledger) find(name string) int {
+	for i := range l.rec.Steps {
+		if l.rec.Steps[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// save writes run.json atomically and durably: a crash leaves the old or
+// the new file, never half of one.
+func (l *Ledger) save() error {
+	b, err := json.MarshalIndent(&l.rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := l.path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("ledger: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("ledger: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return os.Rename(tmp, l.path)
+}
+
+// Plan decides, for resume, which of the steps still have to run: those
+// not done, in order. Steps after a failure rerun; done steps are skipped.
+func Plan(l *Ledger, steps []string) (skip, run []string) {
+	for _, s := range steps {
+		if l.Done(s) {
+			skip = append(skip, s)
+		} else {
+			run = append(run, s)
+		}
+	}
+	return skip, run
+}

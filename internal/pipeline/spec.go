@@ -1,0 +1,348 @@
+// Package pipeline is ybbench's one way through: spec → up → preflight →
+// install → bench → collect → report → down, each stage reading the
+// previous stage's file and writing its own under runs/<id>/, with a
+// ledger (run.json) written before every step that changes the world. It
+// is the only package that imports infra, provision, bench and collect.
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ybbench/ybbench/internal/profiles"
+)
+
+// Spec is everything a run needs, after layering defaults < spec file <
+// YBBENCH_* environment < flags.
+type Spec struct {
+	Profile  string `yaml:"profile" json:"profile"`
+	Provider string `yaml:"provider" json:"provider"` // local, inventory (aws and gcp come with their modules)
+	// Inventory is the on-prem inventory file (provider inventory).
+	Inventory string `yaml:"inventory" json:"inventory,omitempty"`
+	Flavor    string `yaml:"flavor" json:"flavor"` // postgres, yugabyte
+	// DBHosts and ClientHosts size a local cluster.
+	DBHosts     int `yaml:"db_hosts" json:"db_hosts"`
+	ClientHosts int `yaml:"client_hosts" json:"client_hosts"`
+	// Workload parameters; zero means the profile's value.
+	Records     int64         `yaml:"records" json:"records,omitempty"`
+	Operations  int64         `yaml:"operations" json:"operations,omitempty"`
+	Duration    time.Duration `yaml:"duration" json:"duration,omitempty"`
+	Threads     int           `yaml:"threads" json:"threads,omitempty"`
+	LoadThreads int           `yaml:"load_threads" json:"load_threads,omitempty"`
+	// Workloads restricts the profile's workloads (empty: all).
+	Workloads []string `yaml:"workloads" json:"workloads,omitempty"`
+	// RunsDir holds runs/<id>/.
+	RunsDir string `yaml:"runs_dir" json:"runs_dir"`
+	// Subnet of a local cluster.
+	Subnet string `yaml:"subnet" json:"subnet,omitempty"`
+	// YBTarball is the YugabyteDB release tarball (URL or path) and
+	// YBSHA256 its checksum.
+	YBTarball string `yaml:"yb_tarball" json:"yb_tarball,omitempty"`
+	YBSHA256  string `yaml:"yb_sha256" json:"yb_sha256,omitempty"`
+	// Agent is the ybload binary shipped to clients (default: beside ybbench).
+	Agent string `yaml:"agent" json:"agent,omitempty"`
+	// Parallel bounds fan-out over hosts (0: all at once).
+	Parallel int `yaml:"parallel" json:"parallel,omitempty"`
+	// MaxClockSkew fails the preflight past it.
+	MaxClockSkew time.Duration `yaml:"max_clock_skew" json:"max_clock_skew"`
+	// StartDelay is how far ahead agents are told to start together.
+	StartDelay time.Duration `yaml:"start_delay" json:"start_delay"`
+	Owner      string        `yaml:"owner" json:"owner"`
+	Lifetime   time.Duration `yaml:"lifetime" json:"lifetime"`
+}
+
+// Defaults are the bottom layer.
+func Defaults() Spec {
+	owner := os.Getenv("USER")
+	if owner == "" {
+		owner = "unknown"
+	}
+	return Spec{Profile: "ycsb-ysql", Provider: "local", Flavor: "postgres", DBHosts: 3, ClientHosts: 1,
+		RunsDir: "runs", Subnet: "10.213.0.0/24", MaxClockSkew: 250 * time.Millisecond, StartDelay: 3 * time.Second,
+		Owner: owner, Lifetime: 6 * time.Hour}
+}
+
+// FileError is a problem in a spec file, with its position.
+type FileError struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *FileError) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+}
+
+// LoadFile lays a YAML spec file over s. Unknown fields and bad values are
+// errors naming the file, line and field.
+func LoadFile(s *Spec, path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(root.Content) == 0 {
+		return nil
+	}
+	m := root.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return &FileError{File: path, Line: m.Line, Field: "(top level)", Msg: "want a mapping of settings"}
+	}
+	known := map[string]bool{}
+	for _, f := range specFields() {
+		known[f] = true
+	}
+	var errs []error
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if !known[k.Value] {
+			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: "unknown setting (known: " + strings.Join(specFields(), ", ") + ")"})
+			continue
+		}
+		if err := setField(s, k.Value, v); err != nil {
+			errs = append(errs, &FileError{File: path, Line: v.Line, Field: k.Value, Msg: err.Error()})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func specFields() []string {
+	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration",
+		"threads", "load_threads", "workloads", "runs_dir", "subnet", "yb_tarball", "yb_sha256", "agent", "parallel",
+		"max_clock_skew", "start_delay", "owner", "lifetime"}
+}
+
+// setField decodes one YAML value into the named field.
+func setField(s *Spec, name string, v *yaml.Node) error {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return SetString(s, name, strings.TrimSpace(b.String()))
+}
+
+// SetString sets one field from text (file values, YBBENCH_* variables and
+// flags all come through here, so they are validated the same way).
+func SetString(s *Spec, name, val string) error {
+	intv := func(dst *int) error {
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", val)
+		}
+		*dst = n
+		return nil
+	}
+	int64v := func(dst *int64) error {
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", val)
+		}
+		*dst = n
+		return nil
+	}
+	durv := func(dst *time.Duration) error {
+		d, err := time.ParseDuration(val)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration (e.g. 30s, 2m)", val)
+		}
+		*dst = d
+		return nil
+	}
+	switch name {
+	case "profile":
+		s.Profile = val
+	case "provider":
+		s.Provider = val
+	case "inventory":
+		s.Inventory = val
+	case "flavor":
+		s.Flavor = val
+	case "db_hosts":
+		return intv(&s.DBHosts)
+	case "client_hosts":
+		return intv(&s.ClientHosts)
+	case "records":
+		return int64v(&s.Records)
+	case "operations":
+		return int64v(&s.Operations)
+	case "duration":
+		return durv(&s.Duration)
+	case "threads":
+		return intv(&s.Threads)
+	case "load_threads":
+		return intv(&s.LoadThreads)
+	case "workloads":
+		s.Workloads = nil
+		for _, w := range strings.Split(strings.Trim(val, "[]"), ",") {
+			if w = strings.TrimSpace(w); w != "" {
+				s.Workloads = append(s.Workloads, w)
+			}
+		}
+	case "runs_dir":
+		s.RunsDir = val
+	case "subnet":
+		s.Subnet = val
+	case "yb_tarball":
+		s.YBTarball = val
+	case "yb_sha256":
+		s.YBSHA256 = val
+	case "agent":
+		s.Agent = val
+	case "parallel":
+		return intv(&s.Parallel)
+	case "max_clock_skew":
+		return durv(&s.MaxClockSkew)
+	case "start_delay":
+		return durv(&s.StartDelay)
+	case "owner":
+		s.Owner = val
+	case "lifetime":
+		return durv(&s.Lifetime)
+	default:
+		return fmt.Errorf("unknown setting %q", name)
+	}
+	return nil
+}
+
+// EnvName is the YBBENCH_* variable of a setting (db_hosts → YBBENCH_DB_HOSTS).
+func EnvName(field string) string { return "YBBENCH_" + strings.ToUpper(field) }
+
+// LoadEnv lays YBBENCH_* variables over s.
+func LoadEnv(s *Spec, getenv func(string) string) error {
+	var errs []error
+	for _, f := range specFields() {
+		if v := getenv(EnvName(f)); v != "" {
+			if err := SetString(s, f, v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", EnvName(f), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Validate reports every problem of the spec at once.
+func (s *Spec) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	p, err := profiles.Get(s.Profile)
+	if err != nil {
+		bad("profile: %v", err)
+	}
+	switch s.Provider {
+	case "local":
+		if s.DBHosts < 1 || s.DBHosts > 9 {
+			bad("db_hosts: %d (want 1 to 9 on a local cluster)", s.DBHosts)
+		}
+		if s.ClientHosts < 1 || s.ClientHosts > 8 {
+			bad("client_hosts: %d (want 1 to 8)", s.ClientHosts)
+		}
+	case "inventory":
+		if s.Inventory == "" {
+			bad("inventory: the inventory provider needs an inventory file (--inventory hosts.yaml)")
+		}
+	case "aws", "gcp":
+		bad("provider: %s is not available yet in this version (local and inventory are)", s.Provider)
+	default:
+		bad("provider: %q (want local or inventory)", s.Provider)
+	}
+	switch s.Flavor {
+	case "postgres":
+	case "yugabyte":
+		if s.YBTarball == "" {
+			bad("yb_tarball: the yugabyte flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here")
+		}
+	default:
+		bad("flavor: %q (want postgres or yugabyte)", s.Flavor)
+	}
+	if s.Records < 0 || s.Operations < 0 || s.Threads < 0 || s.LoadThreads < 0 || s.Duration < 0 {
+		bad("records, operations, threads, load_threads and duration must not be negative")
+	}
+	if p != nil {
+		for _, w := range s.Workloads {
+			found := false
+			for _, pw := range p.Workloads {
+				found = found || pw == w
+			}
+			if !found {
+				bad("workloads: %q is not in profile %s (%s)", w, p.Name, strings.Join(p.Workloads, ", "))
+			}
+		}
+		if p.Family != "ycsb" {
+			bad("profile: %s (family %s) is not runnable by the pipeline yet", p.Name, p.Family)
+		}
+	}
+	if s.MaxClockSkew <= 0 {
+		bad("max_clock_skew must be positive")
+	}
+	if s.RunsDir == "" {
+		bad("runs_dir must not be empty")
+	}
+	return errors.Join(errs...)
+}
+
+// Resolved is a validated spec with the profile's values filled in.
+type Resolved struct {
+	Spec
+	P          *profiles.Profile
+	Params     profiles.Parameters
+	Overridden []string
+}
+
+// Resolve fills in the profile's parameters and notes which the spec overrode.
+func (s *Spec) Resolve() (*Resolved, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	p, _ := profiles.Get(s.Profile)
+	r := &Resolved{Spec: *s, P: p, Params: p.Parameters}
+	set := func(name string, cur, profile any, apply func()) {
+		if cur != profile {
+			apply()
+			r.Overridden = append(r.Overridden, name)
+		}
+	}
+	if s.Records > 0 {
+		set("records", s.Records, p.Parameters.Records, func() { r.Params.Records = s.Records })
+	}
+	if s.Operations > 0 {
+		set("operations", s.Operations, p.Parameters.Operations, func() { r.Params.Operations = s.Operations })
+	}
+	if s.Duration > 0 {
+		set("duration", s.Duration, p.Parameters.Duration, func() { r.Params.Duration = s.Duration })
+	}
+	if s.Threads > 0 {
+		set("threads", s.Threads, p.Parameters.Threads, func() { r.Params.Threads = s.Threads })
+	}
+	if s.LoadThreads > 0 {
+		set("load_threads", s.LoadThreads, p.Parameters.LoadThreads, func() { r.Params.LoadThreads = s.LoadThreads })
+	}
+	if len(s.Workloads) == 0 {
+		r.Workloads = p.Workloads
+	} else if len(s.Workloads) != len(p.Workloads) {
+		r.Overridden = append(r.Overridden, "workloads")
+	}
+	if s.Flavor != p.Flavor {
+		r.Overridden = append(r.Overridden, "flavor")
+	}
+	if !filepath.IsAbs(r.RunsDir) {
+		abs, err := filepath.Abs(r.RunsDir)
+		if err != nil {
+			return nil, err
+		}
+		r.RunsDir = abs
+	}
+	return r, nil
+}

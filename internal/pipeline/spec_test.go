@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// defaults < file < env < flags, each layer validated the same way.
+func TestSpecLayering(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "spec.yaml")
+	os.WriteFile(file, []byte("records: 5000\nthreads: 16\nduration: 20s\nclient_hosts: 2\n"), 0o644)
+	s := Defaults()
+	if err := LoadFile(&s, file); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"YBBENCH_THREADS": "8", "YBBENCH_OPERATIONS": "700"}
+	if err := LoadEnv(&s, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetString(&s, "operations", "900"); err != nil { // a flag
+		t.Fatal(err)
+	}
+	if s.Records != 5000 || s.Threads != 8 || s.Operations != 900 || s.Duration != 20*time.Second || s.ClientHosts != 2 || s.DBHosts != 3 {
+		t.Errorf("layered spec %+v", s)
+	}
+	r, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Params.Records != 5000 || r.Params.LoadThreads != 32 || !contains(r.Overridden, "records") || !contains(r.Overridden, "threads") {
+		t.Errorf("resolved %+v overridden %v", r.Params, r.Overridden)
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// A bad file names the file, the line and the field; every problem is
+// reported at once.
+func TestSpecFileErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(file, []byte("records: lots\nthreadz: 4\nduration: 5\n"), 0o644)
+	s := Defaults()
+	err := LoadFile(&s, file)
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	for _, want := range []string{"bad.yaml:1: records: \"lots\" is not an integer", "bad.yaml:2: threadz: unknown setting", "bad.yaml:3: duration: \"5\" is not a duration"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestValidateReportsEverythingAtOnce(t *testing.T) {
+	s := Defaults()
+	s.Profile = "nope"
+	s.Provider = "moon"
+	s.Flavor = "oracle"
+	s.Threads = -1
+	err := s.Validate()
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	for _, want := range []string{"unknown profile", "provider: \"moon\"", "flavor: \"oracle\"", "must not be negative"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	y := Defaults()
+	y.Flavor = "yugabyte"
+	if err := y.Validate(); err == nil || !strings.Contains(err.Error(), "yb_tarball") {
+		t.Errorf("yugabyte without a tarball: %v", err)
+	}
+}
