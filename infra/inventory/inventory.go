@@ -1,0 +1,312 @@
+// Package inventory is the on-prem provider: machines listed in a YAML file.
+// Create validates the file strictly and returns its hosts; Destroy deletes
+// no machine (the pipeline stops and wipes what it installed).
+package inventory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+// File is the inventory format.
+//
+//	defaults:                      # optional, applied to every host
+//	  ssh: {user: root, port: 22, key: /root/.ssh/id_ed25519}
+//	  base: /opt/ybbench
+//	  service_user: ybbench
+//	hosts:
+//	  - name: db1
+//	    roles: [db]
+//	    address: 10.0.0.1          # the orchestrator dials it
+//	    private_address: 10.0.0.1  # other hosts use it (default: address)
+//	    zone: rack1
+//	    data_dirs: [/mnt/d0]
+type File struct {
+	Defaults HostEntry   `yaml:"defaults"`
+	Hosts    []HostEntry `yaml:"hosts"`
+}
+
+// HostEntry is one host of the file (or the defaults).
+type HostEntry struct {
+	Name           string   `yaml:"name"`
+	Roles          []string `yaml:"roles"`
+	Address        string   `yaml:"address"`
+	PrivateAddress string   `yaml:"private_address"`
+	Zone           string   `yaml:"zone"`
+	Region         string   `yaml:"region"`
+	SSH            SSHEntry `yaml:"ssh"`
+	Base           string   `yaml:"base"`
+	DataDirs       []string `yaml:"data_dirs"`
+	ServiceUser    string   `yaml:"service_user"`
+	// Shared marks a host that shares this machine's filesystem and users
+	// (hosts in network namespaces): flavors then install nothing there.
+	Shared bool `yaml:"shared"`
+}
+
+// SSHEntry is how to log in.
+type SSHEntry struct {
+	User string `yaml:"user"`
+	Port int    `yaml:"port"`
+	Key  string `yaml:"key"`
+}
+
+// Error is a problem in the inventory file: file, line, field.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg) }
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+var userRE = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
+
+// Load reads and validates an inventory file, reporting every problem at
+// once (exit code 2).
+func Load(path string) ([]infra.Host, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, exitcode.Errorf(exitcode.Config, "inventory: %v", err)
+	}
+	hosts, err := Parse(path, b)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	return hosts, nil
+}
+
+// Parse validates inventory text; name is the file name used in errors.
+func Parse(name string, b []byte) ([]infra.Host, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var f File
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return nil, yamlErrors(name, err)
+	}
+	v := validator{file: name}
+	doc := &root
+	if len(root.Content) > 0 {
+		doc = root.Content[0]
+	}
+	hostsNode := child(doc, "hosts")
+	if len(f.Hosts) == 0 {
+		v.add(line(hostsNode, doc), "hosts", "the inventory lists no hosts")
+	}
+	seen := map[string]int{}
+	var out []infra.Host
+	var dbs, clients int
+	for i, e := range f.Hosts {
+		var hn *yaml.Node
+		if hostsNode != nil && i < len(hostsNode.Content) {
+			hn = hostsNode.Content[i]
+		}
+		at := func(field string) int { return line(child(hn, field), hn) }
+		field := func(s string) string { return fmt.Sprintf("hosts[%d].%s", i, s) }
+		h := merge(f.Defaults, e)
+		if !nameRE.MatchString(h.Name) {
+			v.add(at("name"), field("name"), fmt.Sprintf("%q is not a host name (lower-case letters, digits and -)", h.Name))
+		} else if prev, dup := seen[h.Name]; dup {
+			v.add(at("name"), field("name"), fmt.Sprintf("%q is already the name of hosts[%d]", h.Name, prev))
+		}
+		seen[h.Name] = i
+		host := infra.Host{Name: h.Name, PublicIP: h.Address, PrivateIP: h.PrivateAddress, Zone: h.Zone, Region: h.Region,
+			Cloud: "onprem", Base: h.Base, DataDirs: h.DataDirs, ServiceUser: h.ServiceUser, Shared: h.Shared,
+			SSH: infra.SSH{User: h.SSH.User, Port: h.SSH.Port, KeyFile: h.SSH.Key}}
+		if len(h.Roles) == 0 {
+			v.add(at("roles"), field("roles"), "a host needs a role: db or client")
+		}
+		for _, r := range h.Roles {
+			switch infra.Role(r) {
+			case infra.RoleDB:
+				dbs++
+			case infra.RoleClient:
+				clients++
+			default:
+				v.add(at("roles"), field("roles"), fmt.Sprintf("unknown role %q (want db or client)", r))
+			}
+			host.Roles = append(host.Roles, infra.Role(r))
+		}
+		if h.Address == "" {
+			v.add(at("address"), field("address"), "missing: the address the orchestrator dials")
+		} else if !validAddress(h.Address) {
+			v.add(at("address"), field("address"), fmt.Sprintf("%q is neither an IP address nor a host name", h.Address))
+		}
+		if host.PrivateIP == "" {
+			host.PrivateIP = h.Address
+		} else if !validAddress(host.PrivateIP) {
+			v.add(at("private_address"), field("private_address"), fmt.Sprintf("%q is neither an IP address nor a host name", host.PrivateIP))
+		}
+		if host.SSH.User == "" {
+			host.SSH.User = "root"
+		} else if !userRE.MatchString(host.SSH.User) {
+			v.add(line(child(child(hn, "ssh"), "user"), hn), field("ssh.user"), fmt.Sprintf("%q is not a user name", host.SSH.User))
+		}
+		if host.SSH.Port == 0 {
+			host.SSH.Port = 22
+		} else if host.SSH.Port < 1 || host.SSH.Port > 65535 {
+			v.add(line(child(child(hn, "ssh"), "port"), hn), field("ssh.port"), fmt.Sprintf("%d is not a port (1-65535)", host.SSH.Port))
+		}
+		if host.SSH.KeyFile == "" {
+			v.add(line(child(hn, "ssh"), hn), field("ssh.key"), "missing: the private key to log in with")
+		} else if st, err := os.Stat(host.SSH.KeyFile); err != nil {
+			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), err.Error())
+		} else if st.Mode().Perm()&0o077 != 0 {
+			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), fmt.Sprintf("%s is readable by others (mode %v): ssh refuses it; chmod 600", host.SSH.KeyFile, st.Mode().Perm()))
+		}
+		if host.Base == "" {
+			host.Base = "/opt/ybbench"
+		} else if !filepath.IsAbs(host.Base) {
+			v.add(at("base"), field("base"), fmt.Sprintf("%q is not an absolute path", host.Base))
+		}
+		for j, d := range host.DataDirs {
+			if !filepath.IsAbs(d) {
+				v.add(at("data_dirs"), field(fmt.Sprintf("data_dirs[%d]", j)), fmt.Sprintf("%q is not an absolute path", d))
+			}
+		}
+		if host.ServiceUser == "" {
+			host.ServiceUser = "ybbench"
+		} else if !userRE.MatchString(host.ServiceUser) || host.ServiceUser == "root" {
+			v.add(at("service_user"), field("service_user"), fmt.Sprintf("%q: database servers need an unprivileged user name", host.ServiceUser))
+		}
+		out = append(out, host)
+	}
+	if len(f.Hosts) > 0 && dbs == 0 {
+		v.add(line(hostsNode, doc), "hosts", "no host has the db role")
+	}
+	if len(f.Hosts) > 0 && clients == 0 {
+		v.add(line(hostsNode, doc), "hosts", "no host has the client role")
+	}
+	if len(v.errs) > 0 {
+		return nil, errors.Join(v.errs...)
+	}
+	return out, nil
+}
+
+var unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type .*$`)
+
+// yamlErrors rewrites the YAML decoder's errors as file:line: field: message.
+func yamlErrors(name string, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var out []error
+	for _, e := range te.Errors {
+		if m := unknownField.FindStringSubmatch(e); m != nil {
+			out = append(out, fmt.Errorf("%s:%s: %s: unknown field", name, m[1], m[2]))
+			continue
+		}
+		out = append(out, fmt.Errorf("%s: %s", name, e))
+	}
+	return errors.Join(out...)
+}
+
+type validator struct {
+	file string
+	errs []error
+}
+
+func (v *validator) add(line int, field, msg string) {
+	v.errs = append(v.errs, &Error{File: v.file, Line: line, Field: field, Msg: msg})
+}
+
+// merge lays a host's own settings over the defaults.
+func merge(d, h HostEntry) HostEntry {
+	pick := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
+	}
+	out := h
+	out.Zone = pick(h.Zone, d.Zone)
+	out.Region = pick(h.Region, d.Region)
+	out.Base = pick(h.Base, d.Base)
+	out.ServiceUser = pick(h.ServiceUser, d.ServiceUser)
+	out.SSH.User = pick(h.SSH.User, d.SSH.User)
+	out.SSH.Key = pick(h.SSH.Key, d.SSH.Key)
+	if h.SSH.Port == 0 {
+		out.SSH.Port = d.SSH.Port
+	}
+	if len(h.DataDirs) == 0 {
+		out.DataDirs = d.DataDirs
+	}
+	if len(h.Roles) == 0 {
+		out.Roles = d.Roles
+	}
+	out.Shared = h.Shared || d.Shared
+	return out
+}
+
+func validAddress(s string) bool {
+	if net.ParseIP(s) != nil {
+		return true
+	}
+	return regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$`).MatchString(s)
+}
+
+// child returns the value node of key in a mapping node.
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func line(n, fallback *yaml.Node) int {
+	if n != nil {
+		return n.Line
+	}
+	if fallback != nil {
+		return fallback.Line
+	}
+	return 1
+}
+
+// Provider is the inventory provider.
+type Provider struct{ path string }
+
+var _ infra.Provider = (*Provider)(nil)
+
+// New returns the provider for an inventory file.
+func New(path string) *Provider { return &Provider{path: path} }
+
+// Name is "inventory".
+func (p *Provider) Name() string { return "inventory" }
+
+// Create validates the inventory and returns its hosts as the cluster.
+func (p *Provider) Create(_ context.Context, spec infra.ClusterSpec) (*infra.Cluster, error) {
+	hosts, err := Load(p.path)
+	if err != nil {
+		return nil, err
+	}
+	return &infra.Cluster{Name: spec.Name, Provider: p.Name(), Hosts: hosts, CreatedAt: time.Now().UTC(),
+		Meta: map[string]string{"inventory": p.path}}, nil
+}
+
+// Destroy deletes no machine: on-prem hosts stay; the pipeline has already
+// stopped and wiped what it installed on them.
+func (p *Provider) Destroy(context.Context, *infra.Cluster) error { return nil }

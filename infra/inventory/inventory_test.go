@@ -1,0 +1,66 @@
+package inventory
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func key(t *testing.T, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "id")
+	os.WriteFile(p, []byte("key"), mode)
+	return p
+}
+
+func TestValidInventory(t *testing.T) {
+	k := key(t, 0o600)
+	src := "defaults:\n  ssh: {user: ubuntu, key: " + k + "}\n  base: /srv/yb\nhosts:\n" +
+		"  - {name: db1, roles: [db], address: 10.0.0.1}\n" +
+		"  - {name: db2, roles: [db], address: 10.0.0.2, private_address: 192.168.0.2, ssh: {port: 2222}}\n" +
+		"  - {name: client1, roles: [client], address: loadgen.example.com, data_dirs: [/mnt/d0]}\n"
+	hosts, err := Parse("hosts.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hosts) != 3 || hosts[1].SSH.Port != 2222 || hosts[1].PrivateIP != "192.168.0.2" || hosts[0].PrivateIP != "10.0.0.1" {
+		t.Errorf("%+v", hosts)
+	}
+	if hosts[0].SSH.User != "ubuntu" || hosts[0].Base != "/srv/yb" || hosts[0].ServiceUser != "ybbench" || hosts[2].SSH.Port != 22 {
+		t.Errorf("defaults not applied: %+v", hosts[0])
+	}
+}
+
+// A table of bad files: each error names the file, the line and the field.
+func TestBadInventories(t *testing.T) {
+	k := key(t, 0o600)
+	loose := key(t, 0o644)
+	h := func(extra string) string {
+		return "hosts:\n  - name: db1\n    roles: [db]\n    address: 10.0.0.1\n    ssh: {key: " + k + "}\n  - name: client1\n    roles: [client]\n    address: 10.0.0.9\n    ssh: {key: " + k + "}\n" + extra
+	}
+	cases := []struct {
+		name, src, want string
+	}{
+		{"unknown field", h("    colour: red\n"), "hosts.yaml:10: colour: unknown field"},
+		{"bad port", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+k+", port: 70000}\n  - name: client1", 1), "hosts.yaml:5: hosts[0].ssh.port: 70000 is not a port"},
+		{"duplicate name", strings.Replace(h(""), "name: client1", "name: db1", 1), "hosts.yaml:6: hosts[1].name: \"db1\" is already the name of hosts[0]"},
+		{"unknown role", strings.Replace(h(""), "roles: [client]", "roles: [client, witness]", 1), "hosts.yaml:7: hosts[1].roles: unknown role \"witness\""},
+		{"no client", strings.Replace(h(""), "roles: [client]", "roles: [db]", 1), "hosts: no host has the client role"},
+		{"missing address", strings.Replace(h(""), "    address: 10.0.0.9\n", "", 1), "hosts[1].address: missing"},
+		{"bad address", strings.Replace(h(""), "10.0.0.9", "not_a host!", 1), "hosts.yaml:8: hosts[1].address: \"not_a host!\" is neither"},
+		{"loose key", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+loose+"}\n  - name: client1", 1), "hosts[0].ssh.key: " + loose + " is readable by others"},
+		{"relative base", h("    base: opt/yb\n"), "hosts.yaml:10: hosts[1].base: \"opt/yb\" is not an absolute path"},
+		{"root service user", h("    service_user: root\n"), "hosts[1].service_user: \"root\": database servers need an unprivileged user"},
+		{"empty", "hosts: []\n", "hosts: the inventory lists no hosts"},
+		{"not yaml", "hosts: [\n", "hosts.yaml: yaml:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("hosts.yaml", []byte(c.src))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v\nwant %q", err, c.want)
+			}
+		})
+	}
+}
