@@ -1,0 +1,26 @@
+# ybbench postgres flavor: a streaming replica on db2 of 10.213.0.2.
+# The replication password arrives in the environment (YB_REPL_PASSWORD).
+set -euo pipefail
+bin=/usr/lib/postgresql/15/bin
+pgdata=/runs/r1/hosts/db2/postgres/data
+as_pg() { runuser -u ybbench -- "$@"; }
+passfile=/runs/r1/hosts/db2/postgres/pgpass
+umask 077
+printf '%s:%s:*:repl:%s\n' 10.213.0.2 5433 "$YB_REPL_PASSWORD" >"$passfile"
+chown ybbench "$passfile"
+if [ ! -f "$pgdata/PG_VERSION" ]; then
+  as_pg env PGPASSFILE="$passfile" "$bin/pg_basebackup" -h 10.213.0.2 -p 5433 -U repl -D "$pgdata" -X stream -c fast >/runs/r1/hosts/db2/postgres/log/basebackup.log 2>&1
+fi
+cat >"$pgdata/ybbench.conf" <<'CONF'
+hot_standby = on
+listen_addresses = '10.213.0.2'
+logging_collector = off
+primary_conninfo = 'host=10.213.0.2 port=5433 user=repl passfile=/runs/r1/hosts/db2/postgres/pgpass application_name=db2'
+CONF
+grep -q "^include = 'ybbench.conf'" "$pgdata/postgresql.conf" || echo "include = 'ybbench.conf'" >>"$pgdata/postgresql.conf"
+touch "$pgdata/standby.signal"
+chown ybbench "$pgdata/ybbench.conf" "$pgdata/standby.signal"
+if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
+  as_pg "$bin/pg_ctl" -D "$pgdata" -l /runs/r1/hosts/db2/postgres/log/postgresql.log -w -t 120 start >/dev/null
+fi
+echo $(cat "$pgdata/postmaster.pid" | head -1) >/runs/r1/hosts/db2/postgres/run/postgres.pid

@@ -1,0 +1,47 @@
+package provision
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+// Quote makes s one word for a POSIX shell: single-quoted, with embedded
+// single quotes closed, escaped and reopened.
+func Quote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// Render executes a script template whose only way to insert a value is
+// the q function (shell-quoted), so no value reaches the shell unquoted:
+// `{{q .Dir}}`. Templates are parsed with missingkey=error.
+func Render(name, text string, data any) (string, error) {
+	return RenderWith(name, text, data, nil)
+}
+
+// RenderWith is Render with extra template functions (e.g. a flavor's own
+// quoting for SQL literals).
+func RenderWith(name, text string, data any, funcs template.FuncMap) (string, error) {
+	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Funcs(template.FuncMap{
+		"q": func(v any) string { return Quote(fmt.Sprint(v)) },
+		"qjoin": func(sep string, items []string) string {
+			out := make([]string, len(items))
+			for i, s := range items {
+				out[i] = Quote(s)
+			}
+			return strings.Join(out, sep)
+		},
+	}).Parse(text)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}

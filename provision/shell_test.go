@@ -1,0 +1,29 @@
+package provision
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// Quoted values survive a real shell unchanged, whatever they contain.
+func TestQuoteRoundTripsThroughBash(t *testing.T) {
+	for _, s := range []string{"", "plain", "with space", "it's", `a"b`, "$(rm -rf /)", "`x`", "a\nb", "*", "~user", "x;y|z&"} {
+		out, err := exec.Command("bash", "-c", "printf %s "+Quote(s)).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != s {
+			t.Errorf("%q came back as %q", s, out)
+		}
+	}
+}
+
+func TestRenderRefusesMissingKeys(t *testing.T) {
+	if _, err := Render("t", "echo {{q .Nope}}", map[string]string{}); err == nil {
+		t.Error("want an error for a missing key")
+	}
+	got, err := Render("t", "echo {{q .Dir}} {{qjoin \" \" .List}}", map[string]any{"Dir": "a b", "List": []string{"x", "y z"}})
+	if err != nil || got != "echo 'a b' x 'y z'" {
+		t.Errorf("%q %v", got, err)
+	}
+}
