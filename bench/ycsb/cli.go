@@ -203,6 +203,12 @@ func run(ctx context.Context, args []string, env *Env) error {
 			return exitcode.Wrap(exitcode.Workload, err)
 		}
 	}
+	if ro.prepareOnly {
+		// The orchestrator has one agent create the table before the
+		// others start loading into it.
+		fmt.Fprintln(env.Stderr, "Prepared (ybload.prepare.only): not running the workload.")
+		return nil
+	}
 	// YCSB lowers threadcount to the operation count (stdout warning).
 	ops := cfg.OperationCount
 	if inv.Load {
@@ -224,6 +230,18 @@ func run(ctx context.Context, args []string, env *Env) error {
 			return exitcode.Wrap(exitcode.Config, err)
 		}
 		core.SetFieldLengthHistogram(h)
+	}
+	if !ro.startAt.IsZero() {
+		// Agents on several clients start together at a wall-clock instant
+		// the orchestrator chose (their clocks were checked by its preflight).
+		if d := time.Until(ro.startAt); d > 0 {
+			fmt.Fprintf(env.Stderr, "Waiting %v for the start time %s.\n", d.Round(time.Millisecond), ro.startAt.Format(time.RFC3339Nano))
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				return exitcode.Wrap(exitcode.Workload, ctx.Err())
+			}
+		}
 	}
 	fmt.Fprintln(env.Stderr, "Starting test.")
 
@@ -384,6 +402,8 @@ type runOptions struct {
 	agent       string
 	seed        uint64
 	seedSet     bool
+	prepareOnly bool
+	startAt     time.Time
 }
 
 // readRunOptions reads the client-level properties (YCSB's Client and
@@ -465,6 +485,14 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 	ro.records = p.Get("ybload.records", "")
 	ro.summary = p.Get("ybload.summary", "")
 	ro.agent = p.Get("ybload.agent", hostname())
+	ro.prepareOnly = p.Bool("ybload.prepare.only", false)
+	if p.Has("ybload.start.at") {
+		ms, err := p.Long("ybload.start.at", 0)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		ro.startAt = time.UnixMilli(ms)
+	}
 	if p.Has("ybload.seed") {
 		s, err := strconv.ParseUint(strings.TrimSpace(p.Get("ybload.seed", "")), 10, 64)
 		if err != nil {

@@ -99,6 +99,11 @@ func quote(s string) string {
 // and the table exists; it drops and creates the table when asked
 // (ysql.droptable, ysql.createtable).
 func (b *Binding) Prepare(ctx context.Context, load bool) error {
+	if b.cfg.CreateDatabase {
+		if err := b.createDatabase(ctx); err != nil {
+			return err
+		}
+	}
 	conn, err := b.connect(ctx, b.cfg.Endpoints[0])
 	if err != nil {
 		return err
@@ -131,6 +136,35 @@ func (b *Binding) Prepare(ctx context.Context, load bool) error {
 			b.cfg.Table, b.cfg.Endpoints[0].Database, b.cfg.Endpoints[0])
 	}
 	return nil
+}
+
+// createDatabase creates the endpoints' database when it is missing
+// (ysql.createdatabase), connecting to the server's default database
+// (postgres, or yugabyte on YugabyteDB) to do it.
+func (b *Binding) createDatabase(ctx context.Context) error {
+	ep := b.cfg.Endpoints[0]
+	var lastErr error
+	for _, admin := range []string{"postgres", "yugabyte"} {
+		a := ep
+		a.Database = admin
+		conn, err := b.connect(ctx, a)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		defer conn.Close(context.Background())
+		var exists bool
+		if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", ep.Database).Scan(&exists); err != nil {
+			return fmt.Errorf("look up database %s: %w", ep.Database, err)
+		}
+		if !exists {
+			if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{ep.Database}.Sanitize()); err != nil {
+				return fmt.Errorf("create database %s: %w", ep.Database, err)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("create database %s: %w", ep.Database, lastErr)
 }
 
 func tableExists(ctx context.Context, conn *pgx.Conn, table string) (bool, error) {

@@ -34,11 +34,13 @@ type Config struct {
 	LoadBatch   string // ysql.load.batch: "" (off), multirow or copy
 	Retries     int    // ysql.retries: reruns of 40001/40P01
 	CreateTable bool   // ysql.createtable: create the table when missing
-	DropTable   bool   // ysql.droptable: drop it first (a fresh table)
-	DDL         string // ysql.ddl: range (seed 000, default on YugabyteDB) or hash
-	SplitAt     bool   // whether the range DDL splits the table (YugabyteDB only)
-	Table       string
-	FieldNames  []string
+	// CreateDatabase creates the database when missing (ysql.createdatabase).
+	CreateDatabase bool
+	DropTable      bool   // ysql.droptable: drop it first (a fresh table)
+	DDL            string // ysql.ddl: range (seed 000, default on YugabyteDB) or hash
+	SplitAt        bool   // whether the range DDL splits the table (YugabyteDB only)
+	Table          string
+	FieldNames     []string
 }
 
 // Endpoint is one server and database.
@@ -86,6 +88,8 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 		errs = append(errs, fmt.Errorf("%s: ysql.load.batch needs db.batchsize > 0 (rows per batch)", p.SourceOf("ysql.load.batch")))
 	}
 	c.CreateTable = p.Bool("ysql.createtable", false)
+	c.CreateDatabase = p.Bool("ysql.createdatabase", false)
+	c.CreateDatabase = p.Bool("ysql.createdatabase", false)
 	c.DropTable = p.Bool("ysql.droptable", false)
 	c.DDL = p.Get("ysql.ddl", "range")
 	if c.DDL != "range" && c.DDL != "hash" {
