@@ -1,0 +1,146 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/bench/ysql"
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+// Version is ybbench's version, set by cmd/ybbench.
+var Version = "dev"
+
+// Collect merges every agent's records per workload and phase (adding
+// histograms, never averaging percentiles) into result.json.
+func (r *Run) Collect(ctx context.Context) error {
+	return r.step("collect", "merge the agents' records into result.json", nil, func() (map[string]string, error) {
+		res, err := r.collect()
+		if res != nil {
+			if werr := collect.WriteJSON(filepath.Join(r.dir, ResultFile), res); werr != nil {
+				return nil, exitcode.Wrap(exitcode.Tool, werr)
+			}
+		}
+		return nil, err
+	})
+}
+
+func (r *Run) collect() (*collect.Result, error) {
+	p := r.profile()
+	params := r.spec.Params
+	res := &collect.Result{
+		Schema: collect.ResultSchema, RunID: r.ID(), Profile: p.Name, Created: time.Now().UTC(),
+		Versions: map[string]string{"ybbench": Version, "go": runtime.Version()},
+		Cluster:  r.cluster, Hosts: r.facts, Deployment: r.dep, Overridden: r.spec.Overridden,
+		Parameters: map[string]string{
+			"records": strconv.FormatInt(params.Records, 10), "operations": strconv.FormatInt(params.Operations, 10),
+			"threads": strconv.Itoa(params.Threads), "load_threads": strconv.Itoa(params.LoadThreads),
+			"duration": params.Duration.String(), "ddl": params.DDL, "workloads": strings.Join(r.spec.Workloads, ","),
+			"flavor": r.spec.Flavor, "client_hosts": strconv.Itoa(r.spec.ClientHosts),
+		},
+	}
+	if r.dep != nil {
+		res.Versions["database"] = r.dep.Flavor + " " + r.dep.Version
+	}
+	if r.spec.ClientHosts > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: the seeds' method is one client, so this is not their method.", r.spec.ClientHosts))
+	}
+	var errs []error
+	for _, w := range r.spec.Workloads {
+		wr := collect.WorkloadResult{Name: w, Published: p.Baseline.Row(w)}
+		if p.Binding == "ysql" {
+			var fields []string
+			for i := 0; i < 10; i++ {
+				fields = append(fields, "field"+strconv.Itoa(i))
+			}
+			wr.DDL = ysql.CreateTableDDL("usertable", fields, params.DDL, r.dep != nil && r.dep.Flavor == "yugabyte", true)
+		}
+		for _, phase := range []string{"load", "run"} {
+			files, err := r.agentFiles(Phase{Workload: w, Phase: phase})
+			if err != nil {
+				errs = append(errs, err)
+				wr.Problems = append(wr.Problems, err.Error())
+				continue
+			}
+			if len(files) == 0 {
+				continue
+			}
+			merged, err := collect.Merge(files)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			pr := collect.PhaseResultOf(merged)
+			for _, f := range files {
+				if v := f.File.Meta.Settings["ybload.version"]; v != "" {
+					res.Versions["ybload"] = v
+				}
+				if v := f.File.Meta.Settings["ysql.driver"]; v != "" {
+					res.Versions["driver"] = v
+				}
+			}
+			wr.Phases = append(wr.Phases, pr)
+			if phase == "run" {
+				wr.Comparisons = collect.Compare(wr.Published, &pr)
+				wr.Sanity, wr.SanityText = collect.YCSBSanity(&pr)
+			}
+		}
+		res.Workloads = append(res.Workloads, wr)
+	}
+	return res, exitcode.Wrap(exitcode.Workload, errors.Join(errs...))
+}
+
+// agentFiles reads the record files of a phase from every client's copy.
+func (r *Run) agentFiles(ph Phase) ([]collect.AgentFile, error) {
+	dirs, err := os.ReadDir(filepath.Join(r.dir, "agents"))
+	if err != nil {
+		return nil, nil
+	}
+	var out []collect.AgentFile
+	var errs []error
+	for _, d := range dirs {
+		path := filepath.Join(r.dir, "agents", d.Name(), ph.fileBase()+".jsonl")
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		f, err := record.Read(path, bytes.NewReader(b))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, collect.AgentFile{Host: d.Name(), Path: path, File: f})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
+	return out, errors.Join(errs...)
+}
+
+// Report renders report.md from result.json.
+func (r *Run) Report(ctx context.Context) error {
+	return r.step("report", "render report.md beside the published figures", nil, func() (map[string]string, error) {
+		var res collect.Result
+		if err := readJSON(filepath.Join(r.dir, ResultFile), &res); err != nil {
+			return nil, exitcode.Wrap(exitcode.Tool, err)
+		}
+		var b bytes.Buffer
+		if err := collect.WriteMarkdown(&b, &res, &r.profile().Baseline); err != nil {
+			return nil, exitcode.Wrap(exitcode.Tool, err)
+		}
+		path := filepath.Join(r.dir, ReportFile)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			return nil, exitcode.Wrap(exitcode.Tool, err)
+		}
+		return map[string]string{"report": path}, nil
+	})
+}

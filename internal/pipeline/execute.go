@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+// TeardownTimeout bounds teardown; it runs on its own context, so a
+// cancelled run still tears down.
+const TeardownTimeout = 10 * time.Minute
+
+// Execute runs every stage not yet done, in order, and always tears down
+// (on success, on any stage's failure, on cancellation). stop is the soft
+// stop (first Ctrl-C: stages end, agents write what they measured, results
+// are collected); hard cancels everything but teardown (second Ctrl-C).
+func (r *Run) Execute(hard, stop context.Context) (err error) {
+	defer func() {
+		if derr := r.Down(context.Background()); derr != nil {
+			err = errors.Join(err, derr)
+		} else if err != nil {
+			r.ledger.SetState(RunFailed, nil)
+		}
+		r.progress().Close()
+	}()
+	// Infrastructure stages end at once on either stop.
+	ctx, cancel := context.WithCancel(hard)
+	defer cancel()
+	go func() {
+		select {
+		case <-stop.Done():
+			if !r.ledger.Done("install") {
+				cancel()
+			}
+		case <-ctx.Done():
+		}
+	}()
+	for _, st := range []struct {
+		name string
+		fn   func(context.Context) error
+	}{{"up", r.Up}, {"preflight", r.Preflight}, {"install", r.Install}} {
+		if r.ledger.Done(st.name) {
+			continue
+		}
+		if err := st.fn(ctx); err != nil {
+			return interrupted(stop, err)
+		}
+	}
+	benchErr := r.Bench(hard, stop)
+	if hard.Err() != nil {
+		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("aborted: %w", errors.Join(benchErr, hard.Err())))
+	}
+	// Collect and report what was measured even after a failed or
+	// interrupted bench stage.
+	if err := r.Collect(hard); err != nil && benchErr == nil {
+		benchErr = err
+	}
+	if err := r.Report(hard); err != nil && benchErr == nil {
+		benchErr = err
+	}
+	if benchErr == nil {
+		r.ledger.SetState(RunSucceeded, nil)
+	}
+	return benchErr
+}
+
+func interrupted(stop context.Context, err error) error {
+	if stop.Err() != nil {
+		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("interrupted: %w", err))
+	}
+	return err
+}

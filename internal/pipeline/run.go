@@ -1,0 +1,334 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/provision"
+)
+
+// Deps are the outside parts a run is built from; cmd/ybbench wires the
+// real ones, tests may wire others.
+type Deps struct {
+	// Provider returns the provider of a spec.
+	Provider func(s *Spec, runDir string) (infra.Provider, error)
+	// Runner returns the runner that reaches the run's hosts.
+	Runner func(runDir string, log *slog.Logger) (provision.Runner, error)
+	// Flavor returns a database flavor by name.
+	Flavor func(name string) (provision.Flavor, error)
+	// NewKey makes the run's SSH key in dir and returns the public
+	// authorized_keys line and the private key's path.
+	NewKey func(dir string) (string, string, error)
+	// Preflight checks the hosts (reachable, disk, ulimits, clock skew)
+	// and returns facts per host.
+	Preflight func(ctx context.Context, r provision.Runner, hosts []infra.Host, maxSkew time.Duration) (map[string]map[string]string, error)
+	Progress  Progress
+	Log       *slog.Logger
+}
+
+// Run is one run of the pipeline, backed by its directory runs/<id>/.
+type Run struct {
+	deps    Deps
+	spec    *Resolved
+	dir     string
+	ledger  *Ledger
+	runner  provision.Runner
+	cluster *infra.Cluster
+	dep     *provision.Deployment
+	facts   map[string]map[string]string
+}
+
+// Files of a run directory.
+const (
+	ClusterFile    = "cluster.json"
+	DeploymentFile = "deployment.json"
+	FactsFile      = "hosts.json"
+	ResultFile     = "result.json"
+	ReportFile     = "report.md"
+)
+
+// NewID makes a run id: profile, UTC time, and 4 random hex digits.
+func NewID(profile string) string {
+	b := make([]byte, 2)
+	rand.Read(b)
+	return fmt.Sprintf("%s-%s-%s", profile, time.Now().UTC().Format("20060102-150405"), hex.EncodeToString(b))
+}
+
+// New starts a run: its directory, its ledger, its SSH key.
+func New(s *Resolved, deps Deps) (*Run, error) {
+	id := NewID(s.Profile)
+	dir := filepath.Join(s.RunsDir, id)
+	for _, d := range []string{dir, filepath.Join(dir, "logs"), filepath.Join(dir, "agents")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, exitcode.Wrap(exitcode.Tool, err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "secrets"), 0o700); err != nil {
+		return nil, exitcode.Wrap(exitcode.Tool, err)
+	}
+	l, err := NewLedger(dir, id, s.Spec)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Tool, err)
+	}
+	return &Run{deps: deps, spec: s, dir: dir, ledger: l}, nil
+}
+
+// Open reopens a run from its directory (resume, down, collect, report).
+func Open(dir string, deps Deps) (*Run, error) {
+	l, err := OpenLedger(dir)
+	if err != nil {
+		return nil, exitcode.Errorf(exitcode.Config, "run %s: %v", dir, err)
+	}
+	rec := l.Record()
+	spec := rec.Spec
+	res, err := spec.Resolve()
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	r := &Run{deps: deps, spec: res, dir: dir, ledger: l}
+	if err := readJSON(filepath.Join(dir, ClusterFile), &r.cluster); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := readJSON(filepath.Join(dir, DeploymentFile), &r.dep); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	readJSON(filepath.Join(dir, FactsFile), &r.facts)
+	return r, nil
+}
+
+// ID is the run's id; Dir its directory.
+func (r *Run) ID() string      { return r.ledger.Record().ID }
+func (r *Run) Dir() string     { return r.dir }
+func (r *Run) Ledger() *Ledger { return r.ledger }
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func (r *Run) log() *slog.Logger {
+	if r.deps.Log != nil {
+		return r.deps.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (r *Run) progress() Progress {
+	if r.deps.Progress != nil {
+		return r.deps.Progress
+	}
+	return NewLines(os.Stderr)
+}
+
+// step runs fn as a ledger step: begun (with what it is about to do, to
+// which hosts) before, ended after.
+func (r *Run) step(name, about string, hosts []string, fn func() (map[string]string, error)) error {
+	r.progress().Stage(name, about)
+	if err := r.ledger.Begin(name, about, hosts); err != nil {
+		return exitcode.Wrap(exitcode.Tool, err)
+	}
+	details, err := fn()
+	if lerr := r.ledger.End(name, err, details); lerr != nil && err == nil {
+		err = exitcode.Wrap(exitcode.Tool, lerr)
+	}
+	return err
+}
+
+func (r *Run) ensureRunner() error {
+	if r.runner != nil {
+		return nil
+	}
+	rn, err := r.deps.Runner(r.dir, r.log())
+	if err != nil {
+		return exitcode.Wrap(exitcode.Tool, err)
+	}
+	r.runner = rn
+	return nil
+}
+
+// profile returns the run's profile.
+func (r *Run) profile() *profiles.Profile { return r.spec.P }
+
+// hostNames lists hosts' names.
+func hostNames(hs []infra.Host) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.Name
+	}
+	return out
+}
+
+// Up creates the hosts (cluster.json).
+func (r *Run) Up(ctx context.Context) error {
+	s := r.spec
+	about := fmt.Sprintf("create %d db and %d client hosts with provider %s", s.DBHosts, s.ClientHosts, s.Provider)
+	if s.Provider == "inventory" {
+		about = "take the hosts of inventory " + s.Inventory
+	}
+	return r.step("up", about, nil, func() (map[string]string, error) {
+		p, err := r.deps.Provider(&s.Spec, r.dir)
+		if err != nil {
+			return nil, err
+		}
+		keyDir := filepath.Join(r.dir, "ssh")
+		pub, priv := "", filepath.Join(keyDir, "id_ed25519")
+		if b, err := os.ReadFile(priv + ".pub"); err == nil {
+			pub = strings.TrimSpace(string(b))
+		} else {
+			if pub, priv, err = r.deps.NewKey(keyDir); err != nil {
+				return nil, exitcode.Wrap(exitcode.Tool, err)
+			}
+		}
+		spec := infra.ClusterSpec{Name: r.ID(), RunDir: r.dir, DBHosts: s.DBHosts, ClientHosts: s.ClientHosts,
+			InstanceType: r.profile().Hardware.DB.Type, ClientType: r.profile().Hardware.Client.Type,
+			Owner: s.Owner, Lifetime: s.Lifetime, PublicKey: pub, PrivateKeyFile: priv,
+			Options: map[string]string{"subnet": s.Subnet}}
+		c, err := p.Create(ctx, spec)
+		if err != nil {
+			return nil, exitcode.Wrap(exitcode.Infra, err)
+		}
+		r.cluster = c
+		for _, h := range c.Hosts {
+			r.progress().Host(h.Name, "up at "+h.PublicIP)
+		}
+		return map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}, writeJSON(filepath.Join(r.dir, ClusterFile), c)
+	})
+}
+
+// Preflight checks every host: reachable, disk, ulimits, clock skew.
+func (r *Run) Preflight(ctx context.Context) error {
+	if err := r.ensureRunner(); err != nil {
+		return err
+	}
+	return r.step("preflight", "check every host: reachable, disk, ulimits, clock skew", hostNames(r.cluster.Hosts), func() (map[string]string, error) {
+		facts, err := r.deps.Preflight(ctx, r.runner, r.cluster.Hosts, r.spec.MaxClockSkew)
+		r.facts = facts
+		if werr := writeJSON(filepath.Join(r.dir, FactsFile), facts); werr != nil && err == nil {
+			err = werr
+		}
+		details := map[string]string{}
+		for h, f := range facts {
+			if s, ok := f["clock_skew_ms"]; ok {
+				details[h+".clock_skew_ms"] = s
+			}
+		}
+		return details, exitcode.Wrap(exitcode.Provision, err)
+	})
+}
+
+// Install installs and starts the database (deployment.json).
+func (r *Run) Install(ctx context.Context) error {
+	if err := r.ensureRunner(); err != nil {
+		return err
+	}
+	dbs := r.cluster.ByRole(infra.RoleDB)
+	return r.step("install", "install and start "+r.spec.Flavor+" on the db hosts", hostNames(dbs), func() (map[string]string, error) {
+		fl, err := r.deps.Flavor(r.spec.Flavor)
+		if err != nil {
+			return nil, exitcode.Wrap(exitcode.Config, err)
+		}
+		fs := provision.FlavorSpec{RF: min(3, len(dbs)), SecretsDir: filepath.Join(r.dir, "secrets"), Parallel: r.spec.Parallel,
+			Logger: r.log(), Source: r.spec.YBTarball, SHA256: r.spec.YBSHA256, Settings: map[string]string{}}
+		if r.spec.Flavor == "postgres" {
+			fs.Settings["database"] = "ycsb"
+		}
+		dep, err := fl.Install(ctx, r.runner, r.cluster, fs)
+		if err != nil {
+			return nil, exitcode.Wrap(exitcode.Provision, err)
+		}
+		r.dep = dep
+		for _, h := range dbs {
+			r.progress().Host(h.Name, fmt.Sprintf("%s %s running", dep.Flavor, dep.Version))
+		}
+		return map[string]string{"version": dep.Version}, writeJSON(filepath.Join(r.dir, DeploymentFile), dep)
+	})
+}
+
+// Down tears the run down from what the ledger and the run directory say,
+// even after the orchestrator was killed: on an inventory the database is
+// stopped and wiped and the agents' files removed; otherwise the provider
+// destroys the hosts. A teardown that cannot finish returns an error with
+// exit code 6 saying what remains.
+func (r *Run) Down(ctx context.Context) error {
+	about := "destroy the hosts"
+	if r.spec.Provider == "inventory" {
+		about = "stop and wipe the database and the agents' files (no machine is deleted)"
+	}
+	err := r.step("down", about, nil, func() (map[string]string, error) {
+		return nil, r.down(ctx)
+	})
+	if err != nil {
+		remains := []string{err.Error()}
+		r.ledger.SetState(RunTeardownIncomplete, remains)
+		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("teardown incomplete: %w\nresources may remain; run `ybbench down --run %s` to retry", err, r.dir))
+	}
+	r.ledger.SetState(RunTornDown, nil)
+	return nil
+}
+
+func (r *Run) down(ctx context.Context) error {
+	var errs []error
+	c := r.cluster
+	if c == nil {
+		// Killed during up: the provider works from the run directory.
+		c = &infra.Cluster{Name: r.ID(), Provider: r.spec.Provider, Meta: map[string]string{"run_dir": r.dir}}
+	}
+	if r.spec.Provider == "inventory" && r.cluster != nil {
+		if err := r.ensureRunner(); err != nil {
+			return err
+		}
+		if fl, err := r.deps.Flavor(r.spec.Flavor); err == nil {
+			if err := fl.Wipe(ctx, r.runner, c); err != nil {
+				errs = append(errs, fmt.Errorf("wipe the database: %w", err))
+			}
+		}
+		_, err := provision.Parallel(ctx, c.ByRole(infra.RoleClient), provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
+			res, err := r.runner.Run(ctx, h, "rm -rf -- "+provision.Quote(filepath.Join(h.Base, "agent"))+" "+provision.Quote(filepath.Join(h.Base, "bin")), provision.Step("wipe-agent"))
+			if err == nil {
+				err = res.Err()
+			}
+			return struct{}{}, err
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("remove the agents' files: %w", err))
+		}
+	}
+	p, err := r.deps.Provider(&r.spec.Spec, r.dir)
+	if err != nil {
+		return errors.Join(append(errs, err)...)
+	}
+	if err := p.Destroy(ctx, c); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
