@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -170,6 +171,9 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 				return provision.Result{}, err
 			}
 			args := agentArgs(r.profile().Binding, ph, p.Records, p.Operations, threads, p.Duration, p.DDL, i, len(hosts), dir, h.Name, startAt)
+			if ph.Phase != "prepare" {
+				args = append(args, extraProps(r.spec.AgentProperties)...)
+			}
 			script := fmt.Sprintf("cd %s && echo $$ > %s && exec %s %s > %s",
 				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(filepath.Join(h.Base, "bin", "ybload")),
 				quoteAll(args), provision.Quote(ph.fileBase()+".dat"))
@@ -191,6 +195,20 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 		}
 		return details, exitcode.Wrap(exitcode.Workload, ferr)
 	})
+}
+
+// extraProps are the spec's agent_properties as -p arguments, in name order.
+func extraProps(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		out = append(out, "-p", k+"="+m[k])
+	}
+	return out
 }
 
 func indexOfHost(hs []infra.Host, name string) int {

@@ -55,8 +55,12 @@ type Spec struct {
 	MaxClockSkew time.Duration `yaml:"max_clock_skew" json:"max_clock_skew"`
 	// StartDelay is how far ahead agents are told to start together.
 	StartDelay time.Duration `yaml:"start_delay" json:"start_delay"`
-	Owner      string        `yaml:"owner" json:"owner"`
-	Lifetime   time.Duration `yaml:"lifetime" json:"lifetime"`
+	// AgentProperties are extra -p name=value settings for every agent's
+	// load and run phases (e.g. measurementtype=hdrhistogram+raw); the report
+	// lists them.
+	AgentProperties map[string]string `yaml:"agent_properties" json:"agent_properties,omitempty"`
+	Owner           string            `yaml:"owner" json:"owner"`
+	Lifetime        time.Duration     `yaml:"lifetime" json:"lifetime"`
 }
 
 // Defaults are the bottom layer.
@@ -121,7 +125,7 @@ func LoadFile(s *Spec, path string) error {
 func specFields() []string {
 	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration",
 		"threads", "load_threads", "workloads", "runs_dir", "subnet", "yb_tarball", "yb_sha256", "agent", "parallel",
-		"max_clock_skew", "start_delay", "owner", "lifetime"}
+		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime"}
 }
 
 // setField decodes one YAML value into the named field.
@@ -207,6 +211,23 @@ func SetString(s *Spec, name, val string) error {
 		return durv(&s.MaxClockSkew)
 	case "start_delay":
 		return durv(&s.StartDelay)
+	case "agent_properties":
+		// name=value pairs separated by commas, or a YAML mapping {a: b}.
+		s.AgentProperties = map[string]string{}
+		for _, kv := range strings.Split(strings.Trim(val, "{}"), ",") {
+			kv = strings.TrimSpace(kv)
+			if kv == "" {
+				continue
+			}
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				k, v, ok = strings.Cut(kv, ":")
+			}
+			if !ok {
+				return fmt.Errorf("%q: want name=value pairs", kv)
+			}
+			s.AgentProperties[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
 	case "owner":
 		s.Owner = val
 	case "lifetime":
@@ -328,6 +349,9 @@ func (s *Spec) Resolve() (*Resolved, error) {
 	}
 	if s.LoadThreads > 0 {
 		set("load_threads", s.LoadThreads, p.Parameters.LoadThreads, func() { r.Params.LoadThreads = s.LoadThreads })
+	}
+	if len(s.AgentProperties) > 0 {
+		r.Overridden = append(r.Overridden, "agent_properties")
 	}
 	if len(s.Workloads) == 0 {
 		r.Workloads = p.Workloads
