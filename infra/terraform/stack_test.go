@@ -1,0 +1,499 @@
+package terraform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+// fakeScript is a stand-in `terraform`: it records every call (arguments,
+// working directory, the TF_* and CHECKPOINT_DISABLE environment) and answers
+// like Terraform would, without running anything. A file fail-<command> in
+// its directory makes that command print the file to stderr and exit 1.
+const fakeScript = `#!/bin/sh
+dir=@DIR@
+{
+  echo "--- call"
+  echo "cwd $PWD"
+  for a in "$@"; do echo "arg $a"; done
+  env | LC_ALL=C sort | grep -E '^(TF_[A-Z_]*|CHECKPOINT_DISABLE)=' | sed 's/^/env /'
+} >>"$dir/calls"
+if [ "$1" = version ]; then
+  echo '{"terraform_version":"@VERSION@","platform":"linux_amd64","provider_selections":{},"terraform_outdated":false}'
+  exit 0
+fi
+if [ -f "$dir/fail-$1" ]; then
+  echo "$1 output before the failure"
+  cat "$dir/fail-$1" >&2
+  exit 1
+fi
+case $1 in
+init) echo "Terraform has been successfully initialized!" ;;
+plan)
+  for a in "$@"; do case $a in -out=*) echo "fake plan" >"${a#-out=}" ;; esac; done
+  echo "Plan: 4 to add, 0 to change, 0 to destroy."
+  exit 2 ;;
+apply) echo "Apply complete! Resources: 4 added, 0 changed, 0 destroyed."; echo '{}' >terraform.tfstate ;;
+output) cat "$dir/output.json" ;;
+destroy) echo "Destroy complete! Resources: 4 destroyed." ;;
+*) echo "fake terraform: unexpected command $1" >&2; exit 1 ;;
+esac
+`
+
+type fake struct {
+	dir, bin string
+}
+
+func newFake(t *testing.T, version string) *fake {
+	t.Helper()
+	dir := t.TempDir()
+	f := &fake{dir: dir, bin: filepath.Join(dir, "terraform")}
+	script := strings.NewReplacer("@DIR@", dir, "@VERSION@", version).Replace(fakeScript)
+	if err := os.WriteFile(f.bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, "output.json", cannedOutput)
+	return f
+}
+
+func (f *fake) write(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(f.dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type call struct {
+	cwd  string
+	args []string
+	env  map[string]string
+}
+
+func (f *fake) calls(t *testing.T) []call {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(f.dir, "calls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []call
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, v, _ := strings.Cut(line, " ")
+		switch k {
+		case "---":
+			calls = append(calls, call{env: map[string]string{}})
+		case "cwd":
+			calls[len(calls)-1].cwd = v
+		case "arg":
+			calls[len(calls)-1].args = append(calls[len(calls)-1].args, v)
+		case "env":
+			ek, ev, _ := strings.Cut(v, "=")
+			calls[len(calls)-1].env[ek] = ev
+		default:
+			t.Fatalf("calls: unexpected line %q", line)
+		}
+	}
+	return calls
+}
+
+const cannedOutput = `{
+  "hosts": {
+    "sensitive": false,
+    "type": ["list", ["object", {"name": "string"}]],
+    "value": [
+      {"name": "db-1", "role": "db", "public_ip": "10.9.0.2", "private_ip": "10.9.0.2", "zone": "local"},
+      {"name": "client-1", "role": "client", "public_ip": "10.9.0.3", "private_ip": "10.9.0.3", "zone": "local"}
+    ]
+  }
+}`
+
+var testModule = fstest.MapFS{
+	"main.tf":           {Data: []byte("resource \"terraform_data\" \"x\" {}\n")},
+	"outputs.tf":        {Data: []byte("output \"hosts\" { value = [] }\n")},
+	"README.md":         {Data: []byte("a module\n")},
+	"scripts/a.sh":      {Data: []byte("#!/bin/sh\n")},
+	".terraform/junk":   {Data: []byte("not copied\n")},
+	"terraform.tfstate": {Data: []byte("not copied\n")},
+}
+
+var testVars = map[string]any{
+	"run_id": "r1",
+	"hosts":  []map[string]string{{"name": "db-1", "role": "db"}},
+	"subnet": "10.9.0.0/24",
+}
+
+// TestStackCalls runs the whole life of a stack against the fake and checks
+// every Terraform call: order, arguments, working directory and environment,
+// the variables file, the copied module and the log.
+func TestStackCalls(t *testing.T) {
+	f := newFake(t, RequiredVersion)
+	runDir := t.TempDir()
+	// Variables and flags from the environment must not reach Terraform, nor
+	// a data dir that would move .terraform out of the run.
+	t.Setenv("TF_VAR_subnet", "192.168.0.0/16")
+	t.Setenv("TF_CLI_ARGS_plan", "-var=subnet=192.168.0.0/16")
+	t.Setenv("TF_DATA_DIR", "/tmp/elsewhere")
+	t.Setenv("CHECKPOINT_DISABLE", "")
+	ctx := context.Background()
+
+	s, err := New(ctx, testModule, runDir, Binary(f.bin), Vars(testVars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Version() != RequiredVersion || s.BinaryPath() != f.bin {
+		t.Errorf("version %q binary %q", s.Version(), s.BinaryPath())
+	}
+	if err := s.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hosts, err := s.Hosts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Destroy(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	wd := filepath.Join(runDir, "terraform")
+	plan := filepath.Join(wd, PlanFileName)
+	varFile := filepath.Join(wd, VarFileName)
+	want := [][]string{
+		{"version", "-json"},
+		{"init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false"},
+		{"plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock-timeout=0s", "-out=" + plan,
+			"-var-file=" + varFile, "-lock=true", "-parallelism=10", "-refresh=true"},
+		{"apply", "-no-color", "-auto-approve", "-input=false", "-lock=true",
+			"-parallelism=10", "-refresh=true", plan},
+		{"output", "-no-color", "-json"},
+		{"destroy", "-no-color", "-auto-approve", "-input=false", "-lock-timeout=0s", "-var-file=" + varFile,
+			"-lock=true", "-parallelism=10", "-refresh=true"},
+	}
+	calls := f.calls(t)
+	if len(calls) != len(want) {
+		t.Fatalf("%d calls, want %d: %+v", len(calls), len(want), calls)
+	}
+	for i, c := range calls {
+		if !reflect.DeepEqual(c.args, want[i]) {
+			t.Errorf("call %d:\n got %q\nwant %q", i, c.args, want[i])
+		}
+		if c.cwd != wd {
+			t.Errorf("call %d (%s) ran in %s, want %s", i, c.args[0], c.cwd, wd)
+		}
+		for _, a := range c.args {
+			if a == "-var" || strings.HasPrefix(a, "-var=") {
+				t.Errorf("call %d passes a variable on the command line: %q", i, c.args)
+			}
+		}
+		if c.env["CHECKPOINT_DISABLE"] != "1" || c.env["TF_IN_AUTOMATION"] != "1" {
+			t.Errorf("call %d: env %v, want CHECKPOINT_DISABLE=1 and TF_IN_AUTOMATION=1", i, c.env)
+		}
+		for _, k := range []string{"TF_VAR_subnet", "TF_CLI_ARGS_plan", "TF_DATA_DIR"} {
+			if v, ok := c.env[k]; ok {
+				t.Errorf("call %d: %s=%s reached Terraform", i, k, v)
+			}
+		}
+	}
+
+	// The variables file holds the variables, and only it.
+	b, err := os.ReadFile(varFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	wantVars := map[string]any{
+		"run_id": "r1",
+		"hosts":  []any{map[string]any{"name": "db-1", "role": "db"}},
+		"subnet": "10.9.0.0/24",
+	}
+	if !reflect.DeepEqual(got, wantVars) {
+		t.Errorf("variables file: got %v, want %v", got, wantVars)
+	}
+	if st, _ := os.Stat(varFile); st.Mode().Perm() != 0o600 {
+		t.Errorf("variables file mode %v, want 0600", st.Mode().Perm())
+	}
+
+	// The module was copied, without Terraform's working files.
+	for _, name := range []string{"main.tf", "outputs.tf", "README.md", "scripts/a.sh"} {
+		if _, err := os.Stat(filepath.Join(wd, name)); err != nil {
+			t.Errorf("module file %s not copied: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(wd, ".terraform", "junk")); err == nil {
+		t.Error(".terraform/ was copied from the module")
+	}
+	if b, _ := os.ReadFile(filepath.Join(wd, StateFileName)); string(b) == "not copied\n" {
+		t.Error("the module's state file was copied over the run's")
+	}
+
+	wantHosts := []infra.Host{
+		{Name: "db-1", Roles: []infra.Role{infra.RoleDB}, PublicIP: "10.9.0.2", PrivateIP: "10.9.0.2", Zone: "local"},
+		{Name: "client-1", Roles: []infra.Role{infra.RoleClient}, PublicIP: "10.9.0.3", PrivateIP: "10.9.0.3", Zone: "local"},
+	}
+	if !reflect.DeepEqual(hosts, wantHosts) {
+		t.Errorf("hosts:\n got %+v\nwant %+v", hosts, wantHosts)
+	}
+
+	// Terraform's output went to the run's log, each command under a header.
+	log, err := os.ReadFile(filepath.Join(runDir, "logs", "terraform.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"terraform init (", "Terraform has been successfully initialized!",
+		"terraform plan (", "Plan: 4 to add", "running Terraform command: " + f.bin + " plan",
+		"Apply complete!", "\"db-1\"", "Destroy complete!", "terraform destroy done in",
+	} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("terraform.log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// TestStackFailureSurfacesStderr checks that a failing command's error is
+// Terraform's own message, classified as an infrastructure failure, and that
+// the whole output is in the log.
+func TestStackFailureSurfacesStderr(t *testing.T) {
+	f := newFake(t, RequiredVersion)
+	// What Terraform prints when a local-exec provisioner fails: a warning
+	// first, then the diagnostic wrapped at 78 columns.
+	f.write(t, "fail-apply", `
+Warning: Unable to open CLI configuration file
+
+The CLI configuration file at "/root/.terraformrc" does not exist.
+
+Error: local-exec provisioner error
+
+  with terraform_data.network,
+  on main.tf line 40, in resource "terraform_data" "network":
+  40:   provisioner "local-exec" {
+
+Error running command 'exec /bin/bash "$SCRIPT" up': exit status 2. Output:
+hosts.sh: error: subnet 192.0.2.0/25 overlaps routes of this machine:
+192.0.2.0/24 dev eth0 (unicast, table main)
+`)
+	runDir := t.TempDir()
+	ctx := context.Background()
+	s, err := New(ctx, testModule, runDir, Binary(f.bin), Vars(testVars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Apply(ctx)
+	if err == nil {
+		t.Fatal("apply succeeded")
+	}
+	var te *Error
+	if !errors.As(err, &te) {
+		t.Fatalf("error %T is not a *terraform.Error: %v", err, err)
+	}
+	if te.Command != "apply" {
+		t.Errorf("command %q, want apply", te.Command)
+	}
+	if got := exitcode.Of(err); got != exitcode.Infra {
+		t.Errorf("exit code %d, want %d", got, exitcode.Infra)
+	}
+	msg := err.Error()
+	t.Logf("the error: %s", msg)
+	for _, want := range []string{
+		"terraform apply: exit status 1: Error: local-exec provisioner error",
+		"hosts.sh: error: subnet 192.0.2.0/25 overlaps routes of this machine: 192.0.2.0/24 dev eth0",
+		filepath.Join(runDir, "logs", "terraform.log"),
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "terraformrc") {
+		t.Errorf("error repeats the warning before the error:\n%s", msg)
+	}
+	log, _ := os.ReadFile(filepath.Join(runDir, "logs", "terraform.log"))
+	for _, want := range []string{"apply output before the failure", "overlaps routes of this machine:", "terraform apply failed after"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("terraform.log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+func TestDestroyWithoutStateRunsNothing(t *testing.T) {
+	f := newFake(t, RequiredVersion)
+	ctx := context.Background()
+	s, err := New(ctx, nil, t.TempDir(), Binary(f.bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Destroy(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if calls := f.calls(t); len(calls) != 1 || calls[0].args[0] != "version" {
+		t.Errorf("calls %+v, want only the version check", calls)
+	}
+}
+
+func TestInitNeedsAModule(t *testing.T) {
+	f := newFake(t, RequiredVersion)
+	ctx := context.Background()
+	s, err := New(ctx, fstest.MapFS{"README.md": {Data: []byte("x")}}, t.TempDir(), Binary(f.bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Init(ctx); err == nil || !strings.Contains(err.Error(), "no .tf files") {
+		t.Errorf("Init of a module without .tf files: %v", err)
+	}
+}
+
+func TestVersionMismatch(t *testing.T) {
+	f := newFake(t, "1.6.0")
+	_, err := New(context.Background(), testModule, t.TempDir(), Binary(f.bin))
+	if err == nil {
+		t.Fatal("terraform 1.6.0 accepted")
+	}
+	for _, want := range []string{"is version 1.6.0", "needs exactly 1.5.7", "go install github.com/hashicorp/terraform@v1.5.7"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if exitcode.Of(err) != exitcode.Config {
+		t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Config)
+	}
+}
+
+func TestFindBinary(t *testing.T) {
+	f := newFake(t, RequiredVersion)
+	empty := t.TempDir()
+	notExec := filepath.Join(empty, "terraform-not-exec")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		explicit  string
+		env, path string
+		want      string // the path found, or
+		wantErr   string // a piece of the error
+	}{
+		{name: "explicit wins", explicit: f.bin, env: "/nonexistent/terraform", path: empty, want: f.bin},
+		{name: "environment", env: f.bin, path: empty, want: f.bin},
+		{name: "PATH", path: f.dir, want: f.bin},
+		{name: "explicit missing", explicit: "/nonexistent/terraform", path: f.dir,
+			wantErr: "terraform not found at /nonexistent/terraform (the explicit path): no such file or directory"},
+		{name: "environment missing", env: "/nonexistent/tf", path: f.dir, wantErr: "(" + "$" + EnvBinary + ")"},
+		{name: "not executable", explicit: notExec, wantErr: "is not an executable file"},
+		{name: "nowhere", path: empty, wantErr: "terraform not found on PATH"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(EnvBinary, tt.env)
+			t.Setenv("PATH", tt.path)
+			got, err := FindBinary(tt.explicit)
+			if tt.wantErr == "" {
+				if err != nil || got != tt.want {
+					t.Errorf("got %q, %v; want %q", got, err, tt.want)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("found %q, want an error", got)
+			}
+			for _, want := range []string{tt.wantErr, "go install github.com/hashicorp/terraform@v1.5.7", "make setup"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error lacks %q: %v", want, err)
+				}
+			}
+			if exitcode.Of(err) != exitcode.Config {
+				t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Config)
+			}
+		})
+	}
+}
+
+func TestParseHosts(t *testing.T) {
+	out := func(value string) map[string]tfexec.OutputMeta {
+		return map[string]tfexec.OutputMeta{"hosts": {Value: json.RawMessage(value)}}
+	}
+	tests := []struct {
+		name    string
+		outputs map[string]tfexec.OutputMeta
+		errs    [][]string // per host, pieces of its Errors
+		wantErr string
+	}{
+		{name: "good", outputs: out(`[{"name":"a","role":"db","public_ip":"10.0.0.2","private_ip":"10.1.0.2","zone":"z"}]`),
+			errs: [][]string{nil}},
+		{name: "no output", outputs: map[string]tfexec.OutputMeta{}, wantErr: `no "hosts" output`},
+		{name: "not a list", outputs: out(`{"name":"a"}`), wantErr: "is not a list"},
+		{name: "defects", outputs: out(`[
+			{"name":"","role":"db","public_ip":"10.0.0.2","private_ip":"10.0.0.2"},
+			{"name":"b","role":"master","public_ip":"10.0.0.300","private_ip":"10.0.0.3"},
+			{"name":"b","role":"client","public_ip":"10.0.0.4","private_ip":""}]`),
+			errs: [][]string{{"has no name"}, {`role "master"`, `public_ip "10.0.0.300"`}, {"given twice", `private_ip ""`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hosts, err := parseHosts(tt.outputs)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hosts) != len(tt.errs) {
+				t.Fatalf("%d hosts, want %d", len(hosts), len(tt.errs))
+			}
+			for i, h := range hosts {
+				if len(h.Errors) != len(tt.errs[i]) {
+					t.Errorf("host %d errors %q, want %d", i, h.Errors, len(tt.errs[i]))
+					continue
+				}
+				for j, want := range tt.errs[i] {
+					if !strings.Contains(h.Errors[j], want) {
+						t.Errorf("host %d error %q lacks %q", i, h.Errors[j], want)
+					}
+				}
+			}
+			if tt.name == "good" {
+				want := infra.Host{Name: "a", Roles: []infra.Role{infra.RoleDB}, PublicIP: "10.0.0.2", PrivateIP: "10.1.0.2", Zone: "z"}
+				if !reflect.DeepEqual(hosts[0], want) {
+					t.Errorf("got %+v, want %+v", hosts[0], want)
+				}
+			}
+		})
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	long := "Error: " + strings.Repeat("x ", maxDiagnostics)
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain failure\n", "plain failure"},
+		{"Warning: w\n\n╷\n│ Error: bad thing\n│ \n│   on main.tf line 1\n╵\n", "Error: bad thing on main.tf line 1"},
+		{"noise\nError: a\nwrapped\nmessage\nError: b\n", "Error: a wrapped message Error: b"},
+	}
+	for _, tt := range tests {
+		if got := diagnostics(tt.in); got != tt.want {
+			t.Errorf("diagnostics(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := diagnostics(long); len([]rune(got)) != maxDiagnostics+1 || !strings.HasPrefix(got, "…") {
+		t.Errorf("a long message is not cut to its end: %d runes", len([]rune(got)))
+	}
+}
