@@ -369,7 +369,7 @@ on_exit() {
 trap on_exit EXIT
 
 make_host() { # NAME ADDRESS OFFSET
-  local name=$1 addr=$2 off=$3 ns veth dir pid i
+  local name=$1 addr=$2 off=$3 ns veth dir pid i out
   ns=$(ns_of "$name")
   veth=$(veth_of "$off")
   dir=$(host_dir "$name")
@@ -377,7 +377,10 @@ make_host() { # NAME ADDRESS OFFSET
     say "$name: already up at $addr (namespace $ns)"
     return 0
   fi
-  remove_host "$name" "$off" >/dev/null # leftovers of an earlier attempt
+  # Leftovers of an earlier attempt (a host whose sshd died, a half-made one).
+  if ! out=$(remove_host "$name" "$off"); then
+    die "$name: cannot remove what an earlier attempt left: $(echo "$out" | tr '\n' ' ')"
+  fi
   rollback_host=$name rollback_offset=$off
 
   ip netns add "$ns"
@@ -479,10 +482,15 @@ up)
   fi
   if [ ${#hosts[@]} -eq 0 ]; then
     require_commands
-    check_subnet
     ensure_user
     mkdir -p /run/sshd # sshd's privilege-separation directory; containers may lack it
+    # Two runs starting together must not both find the same subnet free:
+    # checking and taking it happen under one machine-wide lock.
+    exec 8>/run/ybbench-localhosts.lock
+    flock -w 60 8 || die "timed out waiting for /run/ybbench-localhosts.lock"
+    check_subnet
     bridge_up
+    exec 8>&-
     service_user_can_reach
     exit 0
   fi
