@@ -1,0 +1,175 @@
+package ssh
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ybbench/ybbench/provision"
+)
+
+// How a script reaches the host.
+//
+// The command line the host's sshd sees (and `ps` shows) is fixed and
+// holds no script and no value: bootstrapCommand. Everything else comes on
+// the session's standard input, ahead of the caller's own stdin:
+//
+//	export NAME='value' ...   (the RunOptions' Env, shell-quoted)
+//	NUL
+//	the script
+//	NUL
+//	the caller's stdin, if any
+//
+// The bootstrap shell reads the two NUL-terminated blocks with `read -d ""`,
+// which reads a pipe one byte at a time and so leaves the caller's stdin
+// untouched for the script. The preamble is evaluated (so the variables
+// are exported for the script and its children) and the script then runs
+// in the same bash with `eval`: its values never appear on a command line.
+//
+// Before reading anything the bootstrap writes one line on stderr,
+// "ybbench-pgid <n>", naming its process group, which Run strips from
+// the output and uses to kill the command and its children on
+// cancellation (killCommand). OpenSSH starts every session's command in a
+// new session (setsid), so that group holds the command and every child
+// that does not leave it on purpose; the pgid is read from /proc rather
+// than assumed, so a login shell that forks instead of exec'ing changes
+// nothing.
+
+// pgidPrefix starts the line on which the bootstrap reports its process group.
+const pgidPrefix = "ybbench-pgid "
+
+// bootstrap is the script of the fixed command line. It must not contain
+// a single quote (it is single-quoted on the command line).
+const bootstrap = `read -r _ _ _ _ __ybbench_g _ </proc/$$/stat && printf "` + pgidPrefix + `%s\n" "$__ybbench_g" >&2
+unset __ybbench_g
+IFS= read -r -d "" __ybbench_e || { echo "ybbench: incomplete environment block on stdin" >&2; exit 255; }
+IFS= read -r -d "" __ybbench_s || { echo "ybbench: incomplete script block on stdin" >&2; exit 255; }
+eval "$__ybbench_e"
+unset __ybbench_e
+eval "unset __ybbench_s
+$__ybbench_s"`
+
+// bootstrapCommand is the command line sent to sshd.
+func bootstrapCommand() string {
+	return "exec bash -c '" + bootstrap + "' ybbench"
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// stdinHeader renders the environment and script blocks that precede the
+// caller's stdin. It refuses names that are not shell identifiers and
+// NUL bytes (which cannot be in an environment and would end a block).
+func stdinHeader(env map[string]string, script string) ([]byte, error) {
+	names := make([]string, 0, len(env))
+	for k := range env {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var b bytes.Buffer
+	for _, k := range names {
+		if !envName.MatchString(k) {
+			return nil, fmt.Errorf("environment variable name %q is not a shell identifier", k)
+		}
+		if strings.IndexByte(env[k], 0) >= 0 {
+			return nil, fmt.Errorf("environment variable %s: value holds a NUL byte", k)
+		}
+		fmt.Fprintf(&b, "export %s=%s\n", k, provision.Quote(env[k]))
+	}
+	b.WriteByte(0)
+	if strings.IndexByte(script, 0) >= 0 {
+		return nil, fmt.Errorf("script holds a NUL byte")
+	}
+	b.WriteString(script)
+	b.WriteByte(0)
+	return b.Bytes(), nil
+}
+
+// killCommand kills process group g: SIGTERM first, so traps run, then
+// SIGKILL for whatever is left after grace.
+func killCommand(g int, grace time.Duration) string {
+	steps := max(int(grace/(100*time.Millisecond)), 1)
+	return fmt.Sprintf(`g=%d
+kill -TERM -- -$g 2>/dev/null || exit 0
+i=0
+while [ $i -lt %d ] && kill -0 -- -$g 2>/dev/null; do sleep 0.1; i=$((i+1)); done
+kill -KILL -- -$g 2>/dev/null
+exit 0`, g, steps)
+}
+
+// pgidSniffer passes stderr through, except the bootstrap's first line,
+// from which it takes the command's process group. Writes come from one
+// goroutine (the session's stderr copy); Got and PGID may be read from
+// another once Got is closed.
+type pgidSniffer struct {
+	next io.Writer
+	buf  []byte
+	done bool
+	pgid int
+	got  chan struct{}
+}
+
+func newPgidSniffer(next io.Writer) *pgidSniffer {
+	return &pgidSniffer{next: next, got: make(chan struct{})}
+}
+
+// sniffLimit bounds the bytes held while looking for the first line.
+const sniffLimit = 256
+
+func (s *pgidSniffer) Write(p []byte) (int, error) {
+	if s.done {
+		return s.next.Write(p)
+	}
+	s.buf = append(s.buf, p...)
+	i := bytes.IndexByte(s.buf, '\n')
+	if i < 0 && len(s.buf) < sniffLimit {
+		return len(p), nil
+	}
+	rest := s.buf
+	if i >= 0 {
+		line := string(s.buf[:i])
+		if g, ok := strings.CutPrefix(line, pgidPrefix); ok {
+			if n, err := strconv.Atoi(g); err == nil && n > 1 {
+				s.pgid = n
+				rest = s.buf[i+1:]
+			}
+		}
+	}
+	s.finish()
+	if len(rest) > 0 {
+		if _, err := s.next.Write(rest); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// Flush passes on what is still held (an output shorter than its first
+// line) once the stream has ended.
+func (s *pgidSniffer) Flush() error {
+	if s.done {
+		return nil
+	}
+	s.finish()
+	if len(s.buf) > 0 {
+		_, err := s.next.Write(s.buf)
+		return err
+	}
+	return nil
+}
+
+func (s *pgidSniffer) finish() {
+	s.done = true
+	close(s.got)
+}
+
+// Got is closed once the first line was seen (PGID is then 0 if it was
+// not the bootstrap's).
+func (s *pgidSniffer) Got() <-chan struct{} { return s.got }
+
+// PGID is the remote process group, valid after Got is closed.
+func (s *pgidSniffer) PGID() int { return s.pgid }

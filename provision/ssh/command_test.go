@@ -1,0 +1,159 @@
+package ssh
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStdinHeader(t *testing.T) {
+	h, err := stdinHeader(map[string]string{"B": "it's", "A": "x y"}, "echo hi\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "export A='x y'\nexport B='it'\"'\"'s'\n\x00echo hi\n\x00"
+	if string(h) != want {
+		t.Fatalf("header %q, want %q", h, want)
+	}
+	for _, tc := range []struct {
+		env    map[string]string
+		script string
+		want   string
+	}{
+		{map[string]string{"1A": "x"}, "", "not a shell identifier"},
+		{map[string]string{"A;rm": "x"}, "", "not a shell identifier"},
+		{map[string]string{"A": "x\x00y"}, "", "NUL"},
+		{nil, "echo \x00", "NUL"},
+	} {
+		if _, err := stdinHeader(tc.env, tc.script); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("stdinHeader(%v, %q) = %v, want %q", tc.env, tc.script, err, tc.want)
+		}
+	}
+}
+
+func TestBootstrapCommandLineHoldsNoValue(t *testing.T) {
+	cmd := bootstrapCommand()
+	if strings.Count(bootstrap, "'") != 0 {
+		t.Fatal("the bootstrap must not contain a single quote")
+	}
+	if !strings.HasPrefix(cmd, "exec bash -c '") || !strings.HasSuffix(cmd, "' ybbench") {
+		t.Fatalf("command %q", cmd)
+	}
+}
+
+// TestBootstrapInLocalBash runs the bootstrap the way sshd would (through a
+// login shell's -c) with a local bash, to check what reaches the script.
+func TestBootstrapInLocalBash(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	secret := "v@l 'q' \"d\" $HOME `x` \\ \n second line"
+	script := `set -euo pipefail
+printf 'secret=%s|\n' "$SECRET"
+env | grep -c '^__ybbench' || true
+echo "zero=$0"
+printf 'stdin=%s\n' "$(cat)"
+exit 3
+`
+	header, err := stdinHeader(map[string]string{"SECRET": secret}, script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", bootstrapCommand())
+	cmd.Stdin = bytes.NewReader(append(header, "caller's stdin\n"...))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	sniff := newPgidSniffer(&stderr)
+	cmd.Stderr = sniff
+	err = cmd.Run()
+	_ = sniff.Flush()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("exit: %v (stderr %q)", err, stderr.String())
+	}
+	want := fmt.Sprintf("secret=%s|\n0\nzero=ybbench\nstdin=caller's stdin\n", secret)
+	if stdout.String() != want {
+		t.Fatalf("stdout\n%q\nwant\n%q", stdout.String(), want)
+	}
+	if stderr.Len() != 0 {
+		t.Fatalf("stderr %q (the pgid line must be stripped)", stderr.String())
+	}
+	select {
+	case <-sniff.Got():
+	default:
+		t.Fatal("no pgid line")
+	}
+	if sniff.PGID() <= 1 {
+		t.Fatalf("pgid %d", sniff.PGID())
+	}
+
+	// A truncated stdin is refused with a message, not run.
+	cmd = exec.Command("bash", "-c", bootstrapCommand())
+	cmd.Stdin = strings.NewReader("export A=1\n")
+	out, err := cmd.CombinedOutput()
+	if !errors.As(err, &ee) || ee.ExitCode() != 255 || !strings.Contains(string(out), "incomplete environment block") {
+		t.Fatalf("truncated: %v %q", err, out)
+	}
+}
+
+func TestPgidSniffer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		writes []string
+		pgid   int
+		out    string
+	}{
+		{"marker then output", []string{"ybbench-pgid 4242\nhello\n"}, 4242, "hello\n"},
+		{"marker split across writes", []string{"ybbench-", "pgid 17", "\nrest"}, 17, "rest"},
+		{"no marker", []string{"bash: not found\n", "more\n"}, 0, "bash: not found\nmore\n"},
+		{"short output, no newline", []string{"oops"}, 0, "oops"},
+		{"bad number", []string{"ybbench-pgid x\n"}, 0, "ybbench-pgid x\n"},
+		{"long first line", []string{strings.Repeat("x", 300) + "\n"}, 0, strings.Repeat("x", 300) + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			s := newPgidSniffer(&out)
+			for _, w := range tc.writes {
+				if n, err := s.Write([]byte(w)); err != nil || n != len(w) {
+					t.Fatalf("write: %d %v", n, err)
+				}
+			}
+			_ = s.Flush()
+			if s.PGID() != tc.pgid || out.String() != tc.out {
+				t.Fatalf("pgid %d out %q, want %d %q", s.PGID(), out.String(), tc.pgid, tc.out)
+			}
+		})
+	}
+}
+
+func TestKillCommandKillsALocalGroup(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	// A group of its own: a shell ignoring TERM, with a child.
+	cmd := exec.Command("setsid", "bash", "-c", `trap "" TERM; sleep 300 & wait`)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(200 * time.Millisecond)
+	pgid := cmd.Process.Pid // setsid execs (we are not a group leader): its pid leads the group
+	script := killCommand(pgid, 300*time.Millisecond)
+	if !strings.Contains(script, fmt.Sprintf("g=%d", pgid)) {
+		t.Fatalf("script:\n%s", script)
+	}
+	if out, err := exec.Command("bash", "-c", script).CombinedOutput(); err != nil {
+		t.Fatalf("kill script: %v %s", err, out)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the group survived SIGTERM and SIGKILL")
+	}
+}
