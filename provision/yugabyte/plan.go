@@ -1,0 +1,226 @@
+package yugabyte
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/provision"
+)
+
+// DefaultRF is the replication factor when FlavorSpec.RF is 0.
+const DefaultRF = 3
+
+// plan is a checked FlavorSpec on a checked cluster.
+type plan struct {
+	db       []infra.Host // every db host: a tserver each
+	masters  []infra.Host // the first RF db hosts: a master each
+	rf       int
+	settings flagSettings
+	src      source
+}
+
+func (p plan) topology() topology {
+	return topology{masters: p.masters, rf: p.rf, settings: p.settings}
+}
+
+// source is where the tarball comes from.
+type source struct {
+	url   string // downloaded on each host with curl
+	local string // or uploaded from the orchestrator
+	name  string // its file name
+	// sha256 is the expected digest ("" when unknown: a URL without
+	// FlavorSpec.SHA256); shaFrom says where it came from.
+	sha256  string
+	shaFrom string
+}
+
+var (
+	sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	userName  = regexp.MustCompile(`^[a-z_][a-z0-9_-]*[$]?$`)
+)
+
+// planInstall checks the spec and the cluster, reporting every problem at
+// once (exit code 2: bad configuration). It hashes a local tarball.
+func planInstall(c *infra.Cluster, s provision.FlavorSpec, allowUnknown bool) (plan, error) {
+	var p plan
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if c == nil {
+		return p, exitcode.Errorf(exitcode.Config, "yugabyte: no cluster")
+	}
+	p.db = c.ByRole(infra.RoleDB)
+	p.rf = s.RF
+	if p.rf == 0 {
+		p.rf = DefaultRF
+	}
+	switch {
+	case len(p.db) == 0:
+		bad("the cluster has no db hosts")
+	case p.rf < 1:
+		bad("replication factor %d: must be at least 1", p.rf)
+	case p.rf > len(p.db):
+		bad("replication factor %d needs at least %d db hosts (one master each, specs/yugabyte-deploy.md §1); the cluster has %d", p.rf, p.rf, len(p.db))
+	default:
+		p.masters = p.db[:p.rf]
+	}
+	problems = append(problems, checkHosts(p.db)...)
+
+	settings, err := parseSettings(s.Settings, allowUnknown)
+	if err != nil {
+		bad("%v", err)
+	}
+	p.settings = settings
+
+	if s.SHA256 != "" && !sha256Hex.MatchString(strings.ToLower(s.SHA256)) {
+		bad("sha256 %q: not 64 hex digits", s.SHA256)
+	}
+	switch {
+	case s.Source == "":
+		bad("no source: give a release tarball URL or a local tarball path")
+	case strings.HasPrefix(s.Source, "http://") || strings.HasPrefix(s.Source, "https://"):
+		u, err := url.Parse(s.Source)
+		if err != nil || u.Host == "" {
+			bad("source %q: not a URL", s.Source)
+			break
+		}
+		p.src = source{url: s.Source, name: path.Base(u.Path)}
+		if s.SHA256 != "" {
+			p.src.sha256, p.src.shaFrom = strings.ToLower(s.SHA256), "FlavorSpec.SHA256"
+		}
+	case strings.Contains(s.Source, "://"):
+		bad("source %q: only http and https URLs, or a local path", s.Source)
+	default:
+		p.src = source{local: s.Source, name: path.Base(s.Source)}
+	}
+	if p.src.name != "" && !strings.HasSuffix(p.src.name, ".tar.gz") && !strings.HasSuffix(p.src.name, ".tgz") {
+		bad("source %q: not a .tar.gz release tarball", s.Source)
+	}
+	if len(problems) > 0 {
+		return p, exitcode.Errorf(exitcode.Config, "yugabyte: cannot install:\n  %s", strings.Join(problems, "\n  "))
+	}
+
+	// Only now, with everything else right, read the tarball.
+	if p.src.local != "" {
+		sum, err := fileSHA256(p.src.local)
+		if err != nil {
+			return p, exitcode.Errorf(exitcode.Config, "yugabyte: source: %v", err)
+		}
+		p.src.sha256, p.src.shaFrom = sum, "computed on the orchestrator"
+		if s.SHA256 != "" {
+			if want := strings.ToLower(s.SHA256); want != sum {
+				return p, exitcode.Errorf(exitcode.Config, "yugabyte: source %s: sha256 is %s, FlavorSpec.SHA256 says %s", p.src.local, sum, want)
+			}
+			p.src.shaFrom = "FlavorSpec.SHA256 (checked on the orchestrator)"
+		}
+	}
+	return p, nil
+}
+
+// checkHosts checks what the flavor takes from each db host.
+func checkHosts(hosts []infra.Host) []string {
+	var problems []string
+	bad := func(h infra.Host, format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("db host %q: %s", h.Name, fmt.Sprintf(format, args...)))
+	}
+	ips := map[string]string{}
+	for _, h := range hosts {
+		if h.Name == "" {
+			bad(h, "no name")
+		}
+		if net.ParseIP(h.PrivateIP) == nil {
+			bad(h, "private_ip %q is not an IP address (the servers bind IP addresses, specs/yugabyte-deploy.md §1)", h.PrivateIP)
+		} else if other, dup := ips[h.PrivateIP]; dup {
+			bad(h, "private_ip %s is also %q's", h.PrivateIP, other)
+		} else {
+			ips[h.PrivateIP] = h.Name
+		}
+		if msg := checkDir(h.Base); msg != "" {
+			bad(h, "base %q: %s", h.Base, msg)
+		}
+		for _, d := range h.DataDirs {
+			if msg := checkDir(d); msg != "" {
+				bad(h, "data dir %q: %s", d, msg)
+			} else if strings.Contains(d, ",") {
+				bad(h, "data dir %q: has a comma (--fs_data_dirs is a comma list)", d)
+			}
+		}
+		if !userName.MatchString(h.ServiceUser) {
+			bad(h, "service_user %q: not a user name (the servers run as an unprivileged user)", h.ServiceUser)
+		} else if h.ServiceUser == "root" {
+			bad(h, "service_user is root: the servers run as an unprivileged user")
+		}
+	}
+	return problems
+}
+
+// checkDir says what is wrong with a directory the flavor writes or
+// removes under ("" when nothing).
+func checkDir(d string) string {
+	switch {
+	case d == "":
+		return "empty"
+	case !path.IsAbs(d):
+		return "not absolute"
+	case path.Clean(d) != d:
+		return "not clean (want " + path.Clean(d) + ")"
+	case d == "/":
+		return "the root directory"
+	case strings.ContainsAny(d, "\n\x00"):
+		return "has a newline or NUL"
+	}
+	return ""
+}
+
+// dbHostsForStop are the db hosts whose paths are safe to stop and wipe.
+func dbHostsForStop(c *infra.Cluster) ([]infra.Host, error) {
+	if c == nil {
+		return nil, fmt.Errorf("yugabyte: no cluster")
+	}
+	hosts := c.ByRole(infra.RoleDB)
+	var problems []string
+	for _, h := range hosts {
+		if msg := checkDir(h.Base); msg != "" {
+			problems = append(problems, fmt.Sprintf("db host %q: base %q: %s", h.Name, h.Base, msg))
+		}
+		for _, d := range h.DataDirs {
+			if msg := checkDir(d); msg != "" {
+				problems = append(problems, fmt.Sprintf("db host %q: data dir %q: %s", h.Name, d, msg))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return nil, exitcode.Errorf(exitcode.Config, "yugabyte: refusing to touch the hosts:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return hosts, nil
+}
+
+func fileSHA256(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", name)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

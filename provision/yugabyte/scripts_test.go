@@ -1,0 +1,187 @@
+package yugabyte
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"text/template/parse"
+
+	"github.com/ybbench/ybbench/infra"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/<name>.golden (or rewrites it).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s (go test -update rewrites it); got:\n%s", name, file, got)
+	}
+}
+
+// bashSyntax checks a script with bash -n.
+func bashSyntax(t *testing.T, name, script string) {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	cmd := exec.Command("bash", "-n")
+	cmd.Stdin = strings.NewReader(script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("%s: bash -n: %v\n%s", name, err, out)
+	}
+}
+
+func TestRenderedScriptsGolden(t *testing.T) {
+	c := sampleCluster()
+	db1, _ := c.Host("db1")
+	db2, _ := c.Host("db2")
+	l1, l2 := layoutOf(*db1), layoutOf(*db2)
+	tarball := l1.Download + "/yugabyte-2.20.1.3-b3-linux-x86_64.tar.gz"
+	topo := sampleTopology(flagSettings{})
+	cases := []struct {
+		name   string
+		render func() (string, error)
+	}{
+		{"prepare", func() (string, error) {
+			return renderPrepare(prepareData{Host: "db1", User: "yugabyte", THPDir: DefaultTHPDir, Tarball: tarball, layout: l1})
+		}},
+		{"prepare-shared", func() (string, error) {
+			return renderPrepare(prepareData{Host: "db2", User: "yugabyte", Shared: true, THPDir: DefaultTHPDir, Tarball: tarball, layout: l2})
+		}},
+		{"install-upload", func() (string, error) {
+			return renderInstall(installData{Host: "db1", User: "yugabyte", Tarball: tarball, SHA256: strings.Repeat("ab", 32), layout: l1})
+		}},
+		{"install-url", func() (string, error) {
+			return renderInstall(installData{Host: "db1", User: "yugabyte", Tarball: tarball,
+				URL: "https://software.yugabyte.com/releases/2.20.1.3/yugabyte-2.20.1.3-b3-linux-x86_64.tar.gz", layout: l1})
+		}},
+		{"start-master", func() (string, error) {
+			return renderStart(startData{Host: "db1", User: "yugabyte", Software: l1.Root + "/yugabyte-2.20.1.3",
+				Flags: flagStrings(serverFlags(master, *db1, topo)), Limits: ulimits, proc: procOf(l1, master), layout: l1})
+		}},
+		{"start-tserver", func() (string, error) {
+			return renderStart(startData{Host: "db1", User: "yugabyte", Software: l1.Root + "/yugabyte-2.20.1.3",
+				Flags: flagStrings(serverFlags(tserver, *db1, topo)), Limits: ulimits, proc: procOf(l1, tserver), layout: l1})
+		}},
+		{"stop", func() (string, error) {
+			return renderStop(stopData{Host: "db1", Grace: 30, Procs: []proc{procOf(l1, tserver), procOf(l1, master)}, layout: l1})
+		}},
+		{"wipe", func() (string, error) {
+			return renderWipe(stopData{Host: "db2", Grace: 30, Procs: []proc{procOf(l2, tserver), procOf(l2, master)}, layout: l2})
+		}},
+		{"wipe-datadirs", func() (string, error) {
+			return renderWipe(stopData{Host: "db1", Grace: 30, Procs: []proc{procOf(l1, tserver), procOf(l1, master)}, layout: l1})
+		}},
+		{"status", func() (string, error) {
+			return renderStatus(stopData{Host: "db1", Procs: []proc{procOf(l1, master), procOf(l1, tserver)}, layout: l1})
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.render()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name+".sh", got)
+			bashSyntax(t, c.name, got)
+		})
+	}
+}
+
+// TestTemplatesQuoteEveryValue walks every template: each action that
+// prints something must end in q or qjoin, so no value reaches bash
+// unquoted, whatever later edits add.
+func TestTemplatesQuoteEveryValue(t *testing.T) {
+	var walk func(name string, n parse.Node)
+	walk = func(name string, n parse.Node) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Nodes {
+				walk(name, c)
+			}
+		case *parse.ActionNode:
+			cmds := n.Pipe.Cmds
+			last := cmds[len(cmds)-1]
+			id, ok := last.Args[0].(*parse.IdentifierNode)
+			if len(n.Pipe.Decl) > 0 || !ok || (id.Ident != "q" && id.Ident != "qjoin") {
+				t.Errorf("%s: %s prints a value that is not passed through q or qjoin", name, n)
+			}
+		case *parse.IfNode:
+			walk(name, n.List)
+			walk(name, n.ElseList)
+		case *parse.RangeNode:
+			walk(name, n.List)
+			walk(name, n.ElseList)
+		case *parse.WithNode:
+			walk(name, n.List)
+			walk(name, n.ElseList)
+		case *parse.TextNode, *parse.TemplateNode, *parse.CommentNode:
+		default:
+			t.Errorf("%s: unexpected node %T (%s): extend this check", name, n, n)
+		}
+	}
+	count := 0
+	for _, tmpl := range scripts.Templates() {
+		if tmpl.Tree == nil {
+			continue
+		}
+		count++
+		walk(tmpl.Name(), tmpl.Tree.Root)
+	}
+	if count < 7 {
+		t.Errorf("walked %d templates, expected every scripts/*.sh.tmpl and lib", count)
+	}
+}
+
+// TestStartScriptKeepsHostileValues renders the start script with flag
+// values and paths full of shell syntax and has bash evaluate its
+// variable and array assignments: every value must come back exactly.
+func TestStartScriptKeepsHostileValues(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	hostile := []string{"--ysql_hba_conf_csv=host all all 0.0.0.0/0 trust,local all yugabyte trust", "--x=$(touch /tmp/pwned)", "--y=it's \"q\" `id` ; rm -rf / #", "--z=a\nb"}
+	base := "/tmp/base with space/$(id)/it's"
+	h := infra.Host{Name: "h;1", PrivateIP: "10.0.0.1", Base: base, ServiceUser: "yb"}
+	l := layoutOf(h)
+	script, err := renderStart(startData{Host: h.Name, User: h.ServiceUser, Software: l.Root + "/yugabyte-1", Flags: hostile, Limits: ulimits, proc: procOf(l, master), layout: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bashSyntax(t, "hostile start", script)
+	// Keep the assignments (from host= to the closing parenthesis of
+	// flags), then print them back NUL-separated.
+	i := strings.Index(script, "\nhost=")
+	j := strings.Index(script[i:], "\n)\n")
+	if i < 0 || j < 0 {
+		t.Fatalf("no assignments found in:\n%s", script)
+	}
+	prog := script[i:i+j+3] + `printf '%s\0' "$host" "$root" "$pidfile" "$bin" "${flags[@]}"`
+	out, err := exec.Command("bash", "-c", prog).Output()
+	if err != nil {
+		t.Fatalf("bash: %v\n%s", err, prog)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	want := append([]string{h.Name, l.Root, procOf(l, master).PIDFile, l.Root + "/yugabyte-1/bin/yb-master"}, hostile...)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("values came back changed:\n got %q\nwant %q", got, want)
+	}
+}

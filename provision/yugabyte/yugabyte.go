@@ -1,0 +1,209 @@
+// Package yugabyte is the YugabyteDB database flavor: it installs a release
+// tarball on the db hosts, prepares the OS, starts yb-master on the first
+// RF db hosts and then yb-tserver on every db host, waits until the
+// master's HTTP API says the cluster is whole, and stops and wipes it
+// again. It follows specs/yugabyte-deploy.md (the manual deployment of
+// §1–§9); README.md in this directory says how much of it is exercised
+// here and how.
+package yugabyte
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/provision"
+)
+
+// Name is the flavor's name in specs and deployment.json.
+const Name = "yugabyte"
+
+// Flavor installs YugabyteDB; build it with New.
+type Flavor struct{ cfg config }
+
+var _ provision.Flavor = (*Flavor)(nil)
+
+type config struct {
+	logger       *slog.Logger
+	masterURL    func(h infra.Host) string
+	httpClient   *http.Client
+	readyTimeout time.Duration
+	pollInterval time.Duration
+	stopGrace    time.Duration
+	allowUnknown bool
+	thpDir       string
+}
+
+// Defaults of the options.
+const (
+	DefaultReadyTimeout = 5 * time.Minute
+	DefaultPollInterval = time.Second
+	DefaultStopGrace    = 30 * time.Second
+	DefaultTHPDir       = "/sys/kernel/mm/transparent_hugepage"
+)
+
+// Option configures a Flavor.
+type Option func(*config)
+
+// WithLogger sets the logger (default: FlavorSpec.Logger in Install, else
+// discard). FlavorSpec.Logger, when set, wins in Install.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithMasterURL sets how the orchestrator reaches a master's HTTP API: the
+// base URL (scheme, host, port, optional path prefix) for each master
+// host. The default is http://<PublicIP, or PrivateIP when empty>:7000.
+// Tests point it at a server of their own; an SSH tunnel could too.
+func WithMasterURL(fn func(h infra.Host) string) Option {
+	return func(c *config) { c.masterURL = fn }
+}
+
+// WithHTTPClient sets the client of the readiness check (default: a client
+// with a 5 s timeout per request).
+func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithReadyTimeout bounds each of the two readiness waits: a leader after
+// the masters start, the whole cluster after the tservers start.
+func WithReadyTimeout(d time.Duration) Option { return func(c *config) { c.readyTimeout = d } }
+
+// WithPollInterval sets how often the readiness check polls.
+func WithPollInterval(d time.Duration) Option { return func(c *config) { c.pollInterval = d } }
+
+// WithStopGrace sets how long a stop waits after SIGTERM before SIGKILL
+// (whole seconds, at least 1).
+func WithStopGrace(d time.Duration) Option { return func(c *config) { c.stopGrace = d } }
+
+// AllowUnknownFlags lets FlavorSpec.Settings name flags this flavor does
+// not know (outside specs/yugabyte-deploy.md §5 and §8). Such a flag goes
+// to both servers unless prefixed master. or tserver.; the deployment's
+// settings list them under "unknown_flags_allowed".
+func AllowUnknownFlags() Option { return func(c *config) { c.allowUnknown = true } }
+
+// WithTHPDir sets the transparent hugepage directory of the hosts (default
+// /sys/kernel/mm/transparent_hugepage), for hosts that keep it elsewhere
+// and for tests that must not touch the real one.
+func WithTHPDir(dir string) Option { return func(c *config) { c.thpDir = dir } }
+
+// New returns the flavor with its options.
+func New(opts ...Option) *Flavor {
+	cfg := config{
+		readyTimeout: DefaultReadyTimeout,
+		pollInterval: DefaultPollInterval,
+		stopGrace:    DefaultStopGrace,
+		thpDir:       DefaultTHPDir,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.masterURL == nil {
+		cfg.masterURL = defaultMasterURL
+	}
+	if cfg.httpClient == nil {
+		cfg.httpClient = &http.Client{Timeout: 5 * time.Second}
+	}
+	return &Flavor{cfg: cfg}
+}
+
+func defaultMasterURL(h infra.Host) string {
+	addr := h.PublicIP
+	if addr == "" {
+		addr = h.PrivateIP
+	}
+	return "http://" + net.JoinHostPort(addr, strconv.Itoa(masterHTTPPort))
+}
+
+// Name returns "yugabyte".
+func (f *Flavor) Name() string { return Name }
+
+func (f *Flavor) graceSeconds() int {
+	return max(1, int(math.Ceil(f.cfg.stopGrace.Seconds())))
+}
+
+func (f *Flavor) api() apiClient { return apiClient{http: f.cfg.httpClient, base: f.cfg.masterURL} }
+
+// runScript runs a rendered script on a host and returns its records; a
+// script that exits non-zero is an error carrying its stderr.
+func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
+	res, err := r.Run(ctx, h, script, provision.Step(step))
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
+	}
+	if err := res.Err(); err != nil {
+		return parseRecords(res.Stdout), fmt.Errorf("%s: %w", step, err)
+	}
+	return parseRecords(res.Stdout), nil
+}
+
+// Stop stops the servers on every db host by their pid files: the tservers
+// first, then the masters; each with SIGTERM, a bounded wait, then
+// SIGKILL. It is idempotent, and goes on past a host that fails.
+func (f *Flavor) Stop(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
+	hosts, err := dbHostsForStop(c)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Provision, err)
+	}
+	return exitcode.Wrap(exitcode.Provision, f.stopServers(ctx, r, hosts, f.cfg.logger.With("flavor", Name, "stage", "stop")))
+}
+
+func (f *Flavor) stopServers(ctx context.Context, r provision.Runner, hosts []infra.Host, log *slog.Logger) error {
+	for _, srv := range []server{tserver, master} {
+		_, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
+			l := layoutOf(h)
+			script, err := renderStop(stopData{Host: h.Name, Grace: f.graceSeconds(), Procs: []proc{procOf(l, srv)}, layout: l})
+			if err != nil {
+				return struct{}{}, err
+			}
+			recs, err := runScript(ctx, r, h, "yugabyte-stop-"+string(srv), script)
+			for _, s := range recs.all("stopped") {
+				log.Info("stop", "host", h.Name, "server", srv, "result", s)
+			}
+			return struct{}{}, err
+		})
+		if err != nil {
+			return fmt.Errorf("yugabyte: stopping %s: %w", srv, err)
+		}
+	}
+	return nil
+}
+
+// Wipe stops the servers and removes what the flavor wrote: Base/yugabyte
+// (software, logs, pid files) and yb-data in every data dir (and the
+// default data dir Base/data itself when it is left empty). It refuses a
+// Base that another host prepared, and goes on past a host that fails.
+func (f *Flavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
+	hosts, err := dbHostsForStop(c)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Provision, err)
+	}
+	log := f.cfg.logger.With("flavor", Name, "stage", "wipe")
+	stopErr := f.stopServers(ctx, r, hosts, log)
+	// Each wipe script stops what still runs before it removes anything,
+	// so a host whose stop failed above is still safe to try.
+	_, err = provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
+		l := layoutOf(h)
+		script, err := renderWipe(stopData{Host: h.Name, Grace: f.graceSeconds(), Procs: []proc{procOf(l, tserver), procOf(l, master)}, layout: l})
+		if err != nil {
+			return struct{}{}, err
+		}
+		_, err = runScript(ctx, r, h, "yugabyte-wipe", script)
+		if err == nil {
+			log.Info("wiped", "host", h.Name, "root", l.Root)
+		}
+		return struct{}{}, err
+	})
+	if err != nil {
+		return exitcode.Wrap(exitcode.Provision, errors.Join(fmt.Errorf("yugabyte: wipe: %w", err), stopErr))
+	}
+	return nil
+}
