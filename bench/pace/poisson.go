@@ -106,6 +106,10 @@ func (p *Poisson) Describe() string {
 	return fmt.Sprintf("poisson %g events/s, queue %d, seed %d", p.Rate, cap(p.queue()), p.Seed)
 }
 
+// Len is the number of arrivals waiting in the queue for a free worker
+// (sysbench's "queue length" report line).
+func (p *Poisson) Len() int { return len(p.queue()) }
+
 // Pacer returns a worker's view of the shared queue.
 func (p *Poisson) Pacer(int, uint64) Pacer { return poissonPacer{ch: p.queue()} }
 
