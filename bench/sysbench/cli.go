@@ -1,0 +1,248 @@
+package sysbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/pace"
+	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/bench/ysql"
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+// Env is everything outside the process a sysbench invocation touches.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Getenv reads YBLOAD_YSQL_PASSWORD and PGPASSWORD (nil: none).
+	Getenv func(string) string
+	// Abort, when closed, cuts off events in flight (a second Ctrl-C).
+	Abort <-chan struct{}
+	// Version is ybload's version.
+	Version string
+}
+
+// Main runs `ybload sysbench <workload> [options] <command>` (args without
+// the word sysbench) and returns the exit code: 0 ok, 2 bad input, 5 a
+// database or workload error, 1 our own failure.
+func Main(ctx context.Context, args []string, env *Env) int {
+	err := run(ctx, args, env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "ybload sysbench: %v\n", err)
+	}
+	return exitcode.Of(err)
+}
+
+func run(ctx context.Context, args []string, env *Env) error {
+	o, err := ParseArgs(args, env.Getenv, ysql.ReadSecretFile)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	if o.Command == "help" {
+		fmt.Fprint(env.Stdout, Help(o.Mode))
+		return nil
+	}
+	level := slog.LevelInfo
+	if o.Verbosity >= 5 {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	seed := o.RandSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	eps := endpoints(o)
+	version, yb, err := serverVersion(ctx, eps[0])
+	if err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
+	srv := ServerInfo{Version: version, YugabyteDB: yb}
+	settings := settingsOf(o, srv, seed, env.Version)
+	tool := ToolLine(env.Version, o.Mode)
+
+	switch o.Command {
+	case "prepare", "create", "load":
+		fmt.Fprintf(env.Stdout, "%s\n\n", tool)
+		plan := PreparePlan(o, yb)
+		if len(plan.Dropped) > 0 {
+			fmt.Fprintf(env.Stdout, "Note: the server is PostgreSQL, not YugabyteDB: the fork's DDL is sent without what PostgreSQL rejects: %s\n",
+				strings.Join(plan.Dropped, "; "))
+		}
+		res, err := Prepare(ctx, env.Stdout, o, plan, seed, o.Command != "load", o.Command != "create")
+		if o.Summary != "" {
+			s := newSummary(o, srv, settings, env.Version)
+			s.addPrepare(res)
+			if err != nil {
+				s.Error = err.Error()
+			}
+			if werr := s.write(o.Summary); werr != nil {
+				return fmt.Errorf("write the JSON summary: %w", werr)
+			}
+		}
+		return exitcode.Wrap(exitcode.Workload, err)
+	case "cleanup":
+		fmt.Fprintf(env.Stdout, "%s\n\n", tool)
+		return exitcode.Wrap(exitcode.Workload, Cleanup(ctx, env.Stdout, o))
+	}
+	return runWorkload(ctx, o, env, log, seed, srv, settings, tool)
+}
+
+func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, seed uint64, srv ServerInfo, settings map[string]string, tool string) error {
+	eps := endpoints(o)
+	missing, err := missingTables(ctx, eps[0], o.Tables)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
+	if len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, n := range missing {
+			names[i] = "sbtest" + strconv.FormatInt(n, 10)
+		}
+		return exitcode.Errorf(exitcode.Workload, "%s: table %s does not exist in database %s on %s: run `ybload sysbench %s … prepare` first (with the same --tables)",
+			o.Workload, strings.Join(names, ", "), o.DB, eps[0], o.Workload)
+	}
+	h := &Header{Tool: tool, Mode: o.Mode, Threads: o.Threads, Warmup: o.Warmup, Rate: o.Rate, ReportInterval: o.ReportInterval,
+		Seed: o.RandSeed, Hosts: o.Hosts}
+	WriteHeader(env.Stdout, h)
+	wl := NewWorkload(o, seed, log)
+	if err := wl.Connect(ctx); err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
+	defer wl.Close()
+	WriteStarted(env.Stdout, h)
+
+	ec := bench.Config{
+		Threads: o.Threads, Operations: o.Events, SharedQuota: true,
+		Duration: time.Duration(o.Time) * time.Second, Warmup: time.Duration(o.Warmup) * time.Second,
+		Grace: o.Grace, Abort: env.Abort, Seed: seed, Logger: log,
+	}
+	var poisson *pace.Poisson
+	if o.Rate > 0 {
+		poisson = &pace.Poisson{Rate: float64(o.Rate), Queue: pace.DefaultQueue, Seed: seed}
+		ec.Schedule = poisson
+	}
+	if o.ReportInterval > 0 {
+		ec.Sinks = append(ec.Sinks, &intervalSink{w: env.Stdout, o: o, wl: wl, poisson: poisson})
+	}
+	if o.Records != "" {
+		f, err := os.OpenFile(o.Records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+		if err != nil {
+			return exitcode.Errorf(exitcode.Config, "--ybload-records: %v", err)
+		}
+		defer f.Close()
+		agent := o.Agent
+		if agent == "" {
+			agent = hostname()
+		}
+		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: agent, Workload: "sysbench/" + o.Workload, Phase: "run", Settings: settings})
+		rs.Counters = wl.Counters
+		ec.Sinks = append(ec.Sinks, rs)
+	}
+	if o.CPUProfile != "" {
+		stop, err := startCPUProfile(o.CPUProfile)
+		if err != nil {
+			return exitcode.Errorf(exitcode.Config, "--ybload-cpuprofile: %v", err)
+		}
+		defer stop()
+	}
+	res, err := bench.Run(ctx, wl, ec)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	if res.Err != nil {
+		msg := res.Err.Error()
+		if errors.Is(res.Err, pace.ErrQueueFull) {
+			msg = "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate"
+		}
+		fmt.Fprintf(env.Stderr, "FATAL: %s\nybload sysbench: the run stopped early; the report below covers the events completed until then\n", msg)
+	}
+	if res.Cancelled > 0 {
+		fmt.Fprintf(env.Stderr, "ybload sysbench: %d events still in flight %s after the end were cancelled and are not counted\n", res.Cancelled, o.Grace)
+	}
+	hist := histogram(wl.stats)
+	f := &Final{Mode: o.Mode, Totals: wl.Totals(false), Seconds: res.RunTime.Seconds(), Percentile: o.Percentile}
+	if o.Percentile > 0 {
+		f.PercentileMs = hist.percentile(o.Percentile)
+	}
+	f.EventsAvg, f.EventsStddev, f.TimeAvg, f.TimeStddev = fairness(wl.stats)
+	if o.Histogram {
+		f.Histogram = hist
+	}
+	WriteFinal(env.Stdout, f)
+	if t := f.Totals; t.Lost > 0 {
+		fmt.Fprintf(env.Stderr, "ybload sysbench: %d lost connections were reconnected; their events ran again from the start and count once\n", t.Lost)
+	}
+	if o.Summary != "" {
+		s := newSummary(o, srv, settings, env.Version)
+		s.addRun(res, f, wl.Totals(true))
+		if err := s.write(o.Summary); err != nil {
+			return fmt.Errorf("write the JSON summary: %w", err)
+		}
+	}
+	if res.Err != nil {
+		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
+	}
+	return nil
+}
+
+// settingsOf records what shapes the numbers, for the records and summary.
+func settingsOf(o *Options, srv ServerInfo, seed uint64, version string) map[string]string {
+	s := map[string]string{
+		"sysbench.compat":          o.Mode.String(),
+		"sysbench.workload":        o.Workload,
+		"sysbench.command":         o.Command,
+		"sysbench.rand_seed":       strconv.FormatUint(seed, 10),
+		"sysbench.rand_type":       o.RandType,
+		"sysbench.param_int_type":  map[Mode]string{ModeFork: "int4", Mode1020: "int8"}[o.Mode],
+		"sysbench.db_ps_mode":      o.PSMode,
+		"sysbench.hosts":           strings.Join(o.Hosts, ","),
+		"sysbench.database":        o.DB,
+		"sysbench.user":            o.User,
+		"sysbench.password_source": o.PasswordSource,
+		"server.version":           srv.Version,
+		"server.yugabytedb":        strconv.FormatBool(srv.YugabyteDB),
+		"ybload.version":           version,
+		"ybload.grace":             o.Grace.String(),
+		"latency.records":          SourceHDR,
+		"latency.sysbench_report":  SourceSysbench,
+	}
+	keys := make([]string, 0, len(o.Given))
+	for k := range o.Given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s["option."+k] = o.Given[k]
+	}
+	return s
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "agent"
+	}
+	return h
+}
+
+// startCPUProfile writes a pprof CPU profile of the run (--ybload-cpuprofile).
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}

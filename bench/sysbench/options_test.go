@@ -1,0 +1,147 @@
+package sysbench
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func parse(t *testing.T, args ...string) *Options {
+	t.Helper()
+	o, err := ParseArgs(args, nil, nil)
+	if err != nil {
+		t.Fatalf("ParseArgs(%q): %v", args, err)
+	}
+	return o
+}
+
+func TestDefaultsPerMode(t *testing.T) {
+	fork := parse(t, "oltp_read_write", "run")
+	old := parse(t, "oltp_read_write", "--compat=1.0.20", "run")
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"fork rand-type", fork.RandType, "uniform"},
+		{"1.0.20 rand-type", old.RandType, "special"},
+		{"fork serial cache", fork.SerialCacheSize, int64(1000)},
+		{"1.0.20 serial cache", old.SerialCacheSize, int64(0)},
+		{"tables", fork.Tables, int64(1)},
+		{"table size", fork.TableSize, int64(10000)},
+		{"range size", fork.RangeSize, int64(100)},
+		{"point selects", fork.PointSelects, int64(10)},
+		{"time", fork.Time, int64(10)},
+		{"threads", fork.Threads, 1},
+		{"percentile", fork.Percentile, 95},
+		{"port", fork.Port, 5432},
+		{"user", fork.User, "sbtest"},
+		{"db", fork.DB, "sbtest"},
+		{"host", strings.Join(fork.Hosts, ","), "localhost"},
+		{"auto_inc", fork.AutoInc, true},
+		{"range selects", fork.RangeSelects, true},
+		{"skip_trx", fork.SkipTrx, false},
+		{"splits", fork.NumTableSplits, int64(24)},
+		{"ps mode", fork.PSMode, "auto"},
+		{"mode", old.Mode, Mode1020},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestOptionSpellingsAndPositions(t *testing.T) {
+	// Dashes and underscores are the same option; options go anywhere;
+	// a bare boolean means on; a path to the script names the workload.
+	o := parse(t, "--table-size=500", "/usr/share/sysbench/oltp_delete.lua", "--range_key_partitioning", "--skip-trx=on",
+		"--pgsql-host=a,b,c", "prepare", "--rand_type=pareto")
+	if o.TableSize != 500 || !o.RangeKeyPartitioning || !o.SkipTrx || o.Workload != "oltp_delete" || o.Command != "prepare" ||
+		len(o.Hosts) != 3 || o.RandType != "pareto" {
+		t.Fatalf("parsed %+v", o)
+	}
+}
+
+func TestPasswordSources(t *testing.T) {
+	env := map[string]string{"PGPASSWORD": "pg", "YBLOAD_YSQL_PASSWORD": "yb"}
+	getenv := func(k string) string { return env[k] }
+	file := func(string) (string, error) { return "fromfile", nil }
+	for _, c := range []struct {
+		args       []string
+		pw, source string
+	}{
+		{[]string{"--pgsql-password=flag"}, "flag", "--pgsql-password"},
+		{[]string{"--pgsql-password-file=/x"}, "fromfile", "--pgsql-password-file"},
+		{nil, "yb", "$YBLOAD_YSQL_PASSWORD"},
+	} {
+		o, err := ParseArgs(append([]string{"oltp_insert", "run"}, c.args...), getenv, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Password != c.pw || o.PasswordSource != c.source {
+			t.Errorf("%v: password %q from %q, want %q from %q", c.args, o.Password, o.PasswordSource, c.pw, c.source)
+		}
+	}
+	delete(env, "YBLOAD_YSQL_PASSWORD")
+	o, _ := ParseArgs([]string{"oltp_insert", "run"}, getenv, file)
+	if o.Password != "pg" {
+		t.Errorf("PGPASSWORD not used: %q", o.Password)
+	}
+	o, _ = ParseArgs([]string{"oltp_insert", "run", "--pgsql-password=secret"}, getenv, file)
+	if o.Given["pgsql_password"] != "****" {
+		t.Errorf("password not masked in Given: %q", o.Given["pgsql_password"])
+	}
+	if got := MaskedArgs([]string{"--pgsql-password=secret", "--tables=2"}); strings.Contains(got, "secret") {
+		t.Errorf("MaskedArgs leaks: %s", got)
+	}
+	_, err := ParseArgs([]string{"oltp_insert", "run", "--pgsql-password-file=/x"}, getenv,
+		func(string) (string, error) { return "", errors.New("readable by others (mode 0644): make it 0600") })
+	if err == nil || !strings.Contains(err.Error(), "0600") {
+		t.Errorf("an unsafe password file must be refused, got %v", err)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"oltp_nothing", "run"}, "unknown workload"},
+		{[]string{"oltp_read_write", "go"}, "unknown command"},
+		{[]string{"oltp_read_write"}, "missing the command"},
+		{nil, "missing the workload"},
+		{[]string{"oltp_read_write", "run", "--bogus=1"}, "invalid option: --bogus=1"},
+		{[]string{"oltp_read_write", "run", "--tables=0"}, "--tables=0: must be at least 1"},
+		{[]string{"oltp_read_write", "run", "--table-size=x"}, "--table-size=x: not an integer"},
+		{[]string{"oltp_read_write", "run", "--threads=1.5"}, "--threads=1.5: not an integer"},
+		{[]string{"oltp_read_write", "run", "--range_selects=maybe"}, "want on or off"},
+		{[]string{"oltp_read_write", "run", "--time"}, "needs a value"},
+		{[]string{"oltp_read_write", "run", "--events=-1"}, "must not be negative"},
+		{[]string{"oltp_read_write", "run", "--rand-type=gaussian"}, "refused in fork mode"},
+		{[]string{"oltp_read_write", "run", "--rand-type=special"}, "no special distribution"},
+		{[]string{"oltp_read_write", "run", "--rand-type=zipfian", "--compat=1.0.20"}, "no zipfian"},
+		{[]string{"oltp_read_write", "run", "--warmup-time=5", "--compat=1.0.20"}, "invalid option: --warmup-time=5"},
+		{[]string{"oltp_read_write", "run", "--rand-spec-pct=5"}, "sysbench 1.0.20 only"},
+		{[]string{"oltp_read_write", "run", "--db-driver=mysql"}, "--db-driver=mysql"},
+		{[]string{"oltp_read_write", "run", "--secondary=on"}, "KEY xid"},
+		{[]string{"oltp_read_write", "run", "--compat=2.0"}, "--compat=2.0"},
+		{[]string{"oltp_read_write", "run", "--pgsql-host=a,b", "--compat=1.0.20"}, "one host"},
+		{[]string{"oltp_read_write", "run", "--report-checkpoints=10"}, "not supported"},
+		{[]string{"oltp_read_write", "run", "--percentile=101"}, "--percentile=101"},
+		{[]string{"oltp_read_write", "run", "extra", "arg"}, "unexpected argument"},
+	} {
+		_, err := ParseArgs(c.args, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestHelpListsModeOptions(t *testing.T) {
+	fork, old := Help(ModeFork), Help(Mode1020)
+	if !strings.Contains(fork, "--warmup-time=") || strings.Contains(fork, "--rand-spec-iter=") {
+		t.Error("fork help lists the wrong options")
+	}
+	if strings.Contains(old, "--warmup-time=") || !strings.Contains(old, "--rand-spec-iter=") || !strings.Contains(old, "[special]") {
+		t.Error("1.0.20 help lists the wrong options or defaults")
+	}
+}
