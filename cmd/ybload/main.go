@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/ybbench/ybbench/bench/sysbench"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/bench/ysql"
 )
@@ -43,6 +44,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "load", "run":
 		return ycsb.Main(ctx, args, &ycsb.Env{Stdout: stdout, Stderr: stderr, Bindings: bindings(), Abort: abort, Version: version})
+	case "sysbench":
+		return sysbench.Main(ctx, args[1:], &sysbench.Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Abort: abort, Version: version})
 	}
 	fmt.Fprintf(stderr, "ybload: unknown command %q\n", args[0])
 	usage(stderr)
@@ -80,6 +83,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   ybload load|run <binding> [-P file]... [-p name=value]... [-threads n] [-target n] [-s] [-l label]
       YCSB core workloads; bindings: ysql (also jdbc, yugabyteSQL), null
+  ybload sysbench <oltp_workload> [--name=value]... prepare|run|cleanup
+      sysbench's OLTP workloads (--compat=yb, the YugabyteDB fork, or 1.0.20)
   ybload version
 `)
 }
