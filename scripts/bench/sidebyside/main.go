@@ -59,7 +59,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -246,6 +246,11 @@ func run() error {
 			return fmt.Errorf("memory run: %w", err)
 		}
 		fmt.Fprintf(out, "## Agent memory\n\nybload workload A, 256 threads, %d operations against PostgreSQL: max RSS %.1f MB (target ≤ 256 MB), %.0f ops/s\n", *ops, float64(s.maxRSS)/1024, rate(s))
+	}
+	if want("sysbench") {
+		if err := sysbenchSection(ctx, out, env, fresh); err != nil {
+			return fmt.Errorf("sysbench section: %w", err)
+		}
 	}
 	fmt.Print(out.String())
 	return os.WriteFile(filepath.Join(*workdir, "issue2-bench.md"), []byte(out.String()), 0o644)
