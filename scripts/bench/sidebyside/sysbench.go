@@ -80,7 +80,9 @@ type sbRun struct {
 	f sbFigures
 }
 
-func (r sbRun) cpuPerTx() float64 { return float64(r.s.cpu.Microseconds()) / float64(max(r.f.events, 1)) }
+func (r sbRun) cpuPerTx() float64 {
+	return float64(r.s.cpu.Microseconds()) / float64(max(r.f.events, 1))
+}
 
 func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh func(string) error) error {
 	pg := env.Postgres
