@@ -1,0 +1,98 @@
+package kv
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gocql/gocql"
+)
+
+// The seed's three command lines parse with `java -jar yb-sample-apps.jar`
+// replaced by `ybload kv`, with today's defaults where they pass none.
+func TestSeedCommandLines(t *testing.T) {
+	nodes := "10.0.0.1:9042,10.0.0.2:9042,10.0.0.3:9042"
+	o, err := ParseArgs(strings.Fields("--workload CassandraKeyValue --nodes "+nodes+
+		" --nouuid --value_size 256 --num_threads_read 0 --num_threads_write 256 --num_unique_keys 1000000000"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.UUID != "key" || o.ValueSize != 256 || o.Readers != 0 || o.Writers != 256 || o.UniqueKeys != 1_000_000_000 ||
+		o.NumWrites != DefaultNumWrites || o.NumReads != DefaultNumReads || o.BatchSize != 1 || len(o.Hosts) != 3 || o.Port != 9042 ||
+		o.RunTime != 0 || o.Stagger != 50*time.Millisecond || o.Keyspace != "ybdemo_keyspace" || o.Table != "CassandraKeyValue" {
+		t.Errorf("write-heavy: %+v", o)
+	}
+	c := o.CQLConfig()
+	if c.Consistency != gocql.Quorum || c.ConnsPerHost != 4 || !c.Retry.Idempotent || c.Retry.Max != 1 || c.ReadTimeout != 12*time.Second {
+		t.Errorf("CQL config %+v", c)
+	}
+	o, err = ParseArgs(strings.Fields("--workload CassandraBatchKeyValue --nodes "+nodes+
+		" --nouuid --batch_size 25 --value_size 256 --num_threads_read 0 --num_threads_write 64 --num_unique_keys 1000000000 --num_writes -1 --run_time 60"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.BatchSize != 25 || o.Writers != 64 || o.NumWrites != -1 || o.RunTime != time.Minute {
+		t.Errorf("batch: %+v", o)
+	}
+	o, err = ParseArgs(strings.Fields("--workload CassandraBatchKeyValue --nodes h:9042"), nil)
+	if err != nil || o.BatchSize != 10 || o.Readers != 24 || o.Writers != 2 || o.UUID != "" {
+		t.Errorf("batch defaults: %+v %v", o, err)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{"--workload CassandraKeyValue --nodes h:9042 --value_size -1", "--value_size -1: must be at least 0"},
+		{"--workload CassandraKeyValue --nodes h", `--nodes entry "h": want host:port`},
+		{"--workload CassandraKeyValue --nodes h:9042,g:9043", "same port"},
+		{"--workload CassandraKeyValue", "--nodes is required"},
+		{"--nodes h:9042", "--workload is required"},
+		{"--workload SqlInserts --nodes h:9042", "CassandraKeyValue and CassandraBatchKeyValue"},
+		{"--workload CassandraKeyValue --nodes h:9042 --num_writes x", `--num_writes "x": not an integer`},
+		{"--workload CassandraKeyValue --nodes h:9042 --frobnicate", "unknown flag --frobnicate"},
+		{"--workload CassandraKeyValue --nodes h:9042 --write_rate 10", "not supported by ybload"},
+		{"--workload CassandraKeyValue --nodes h:9042 --read_only", "--read_only needs --uuid or --nouuid"},
+		{"--workload CassandraKeyValue --nodes h:9042 --username u", "needs a password"},
+		{"--workload CassandraBatchKeyValue --nodes h:9042 --num_unique_keys 5 --batch_size 10", "larger than --num_unique_keys"},
+		{"--workload CassandraKeyValue --nodes h:9042 --num_threads_read 0 --num_threads_write 0", "no threads"},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_flavor oracle", "oracle"},
+		{"--workload CassandraKeyValue --nodes", "needs a value"},
+	} {
+		_, err := ParseArgs(strings.Fields(c.args), nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestPasswordNeverNeedsTheCommandLine(t *testing.T) {
+	env := func(k string) string {
+		if k == "YBLOAD_YCQL_PASSWORD" {
+			return "pw"
+		}
+		return ""
+	}
+	o, err := ParseArgs(strings.Fields("--workload CassandraKeyValue --nodes h:9042 --username cassandra"), env)
+	if err != nil || o.Password != "pw" {
+		t.Fatalf("%v %q", err, o.Password)
+	}
+	o, err = ParseArgs(strings.Fields("--workload CassandraKeyValue --nodes h:9042 --username cassandra --password=s"), env)
+	if err != nil || o.Password != "s" || o.Set["password"] != "****" {
+		t.Fatalf("%v %q %q", err, o.Password, o.Set["password"])
+	}
+}
+
+func TestDDL(t *testing.T) {
+	if got := TableCQL("CassandraKeyValue", -1); got != "CREATE TABLE IF NOT EXISTS CassandraKeyValue (k varchar, v blob, primary key (k));" {
+		t.Errorf("table %q", got)
+	}
+	if got := TableCQL("T", 60); got != "CREATE TABLE IF NOT EXISTS T (k varchar, v blob, primary key (k)) WITH default_time_to_live = 60;" {
+		t.Errorf("table with TTL %q", got)
+	}
+	if got := KeyspaceCQL("ybdemo_keyspace", 1); got != "CREATE KEYSPACE IF NOT EXISTS ybdemo_keyspace WITH REPLICATION = {'class': 'SimpleStrategy', 'replication_factor' : 1};" {
+		t.Errorf("keyspace %q", got)
+	}
+	if insertCQL("CassandraKeyValue") != "INSERT INTO CassandraKeyValue (k, v) VALUES (?, ?);" || selectCQL("CassandraKeyValue") != "SELECT k, v FROM CassandraKeyValue WHERE k = ?;" {
+		t.Error("statements")
+	}
+}

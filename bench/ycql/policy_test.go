@@ -1,0 +1,142 @@
+package ycql
+
+import (
+	"net"
+	"reflect"
+	"testing"
+
+	"github.com/gocql/gocql"
+)
+
+func host(ip string) *gocql.HostInfo { return (&gocql.HostInfo{}).SetConnectAddress(net.ParseIP(ip)) }
+
+func TestOrderReplicas(t *testing.T) {
+	replicas := []string{"leader", "f1", "f2"}
+	reverse := func(n int, swap func(i, j int)) {
+		for i := 0; i < n/2; i++ {
+			swap(i, n-1-i)
+		}
+	}
+	if got := OrderReplicas(replicas, gocql.Quorum, reverse); !reflect.DeepEqual(got, replicas) {
+		t.Errorf("QUORUM order %v, want the leader first as given", got)
+	}
+	got := OrderReplicas(replicas, gocql.One, reverse)
+	if !reflect.DeepEqual(got, []string{"f2", "f1", "leader"}) {
+		t.Errorf("ONE order %v, want the shuffle applied", got)
+	}
+	if !reflect.DeepEqual(replicas, []string{"leader", "f1", "f2"}) {
+		t.Errorf("the tablet's own list was shuffled: %v", replicas)
+	}
+	if !StrongConsistency(gocql.Quorum) || !StrongConsistency(gocql.LocalOne) || StrongConsistency(gocql.One) || StrongConsistency(gocql.All) {
+		t.Error("StrongConsistency: want QUORUM and LOCAL_ONE only, as the reference's isYBStrong")
+	}
+}
+
+type fakeChild struct {
+	hosts []*gocql.HostInfo
+	local map[*gocql.HostInfo]bool
+}
+
+func (f *fakeChild) IsLocal(h *gocql.HostInfo) bool { return f.local == nil || f.local[h] }
+func (f *fakeChild) Pick(gocql.ExecutableQuery) gocql.NextHost {
+	i := 0
+	return func() gocql.SelectedHost {
+		if i >= len(f.hosts) {
+			return nil
+		}
+		i++
+		return (*chosenHost)(f.hosts[i-1])
+	}
+}
+
+func drain(next gocql.NextHost) []*gocql.HostInfo {
+	var out []*gocql.HostInfo
+	for h := next(); h != nil; h = next() {
+		out = append(out, h.Info())
+	}
+	return out
+}
+
+func TestPickOverTriesReplicasThenTheRestOnce(t *testing.T) {
+	a, b, c, d := host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3"), host("10.0.0.4")
+	child := &fakeChild{hosts: []*gocql.HostInfo{d, c, b, a}}
+	got := drain(pickOver([]*gocql.HostInfo{b, a}, true, child, nil))
+	if want := []*gocql.HostInfo{b, a, d, c}; !reflect.DeepEqual(got, want) {
+		t.Errorf("strong: %v, want %v", got, want)
+	}
+	// Weak consistency and a remote replica: it is not tried first, and the
+	// child may still yield it.
+	child.local = map[*gocql.HostInfo]bool{a: true, c: true, d: true}
+	got = drain(pickOver([]*gocql.HostInfo{b, a}, false, child, nil))
+	if want := []*gocql.HostInfo{a, d, c, b}; !reflect.DeepEqual(got, want) {
+		t.Errorf("weak: %v, want %v", got, want)
+	}
+}
+
+// The snapshot resolves the partition map's addresses to the session's
+// hosts, keeps the replica order, and drops replicas the session does not
+// know; lookups agree with the map's own.
+func TestRebuildResolvesReplicasToHosts(t *testing.T) {
+	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
+	a, b := host("10.0.0.1"), host("10.0.0.2")
+	p.AddHost(a)
+	p.AddHost(b)
+	m, err := BuildPartitionMap([]PartitionRow{
+		{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.9.9.9": "FOLLOWER"}},
+		{Keyspace: "ks", Table: "t", StartKey: []byte{0x80, 0}, Replicas: map[string]string{"10.0.0.1": "LEADER"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.pmap = m
+	p.rebuildLocked()
+	p.mu.Unlock()
+	rt := p.snap.Load().tables[TableName{"ks", "t"}]
+	if rt == nil {
+		t.Fatal("no route for ks.t")
+	}
+	if !reflect.DeepEqual(rt.replicas, [][]*gocql.HostInfo{{b, a}, {a}}) {
+		t.Errorf("replicas %v", rt.replicas)
+	}
+	for _, h := range []uint16{0, 1, 0x7fff, 0x8000, 0xffff} {
+		want := 0
+		if h >= 0x8000 {
+			want = 1
+		}
+		if got := rt.lookup(h); got != want {
+			t.Errorf("lookup(%#x) = %d, want %d", h, got, want)
+		}
+	}
+	p.RemoveHost(b)
+	if rt := p.snap.Load().tables[TableName{"ks", "t"}]; !reflect.DeepEqual(rt.replicas[0], []*gocql.HostInfo{a}) {
+		t.Errorf("after removing the leader's host: %v", rt.replicas[0])
+	}
+}
+
+// A batch has no table in gocql; the policy takes it from the first
+// statement's text.
+func TestTableOfABatch(t *testing.T) {
+	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
+	b := gocql.NewBatch(gocql.LoggedBatch) //nolint:staticcheck // a batch without a session, for the test
+	b.Query("INSERT INTO CassandraKeyValue (k, v) VALUES (?, ?);")
+	if got := p.tableOf(b); got != (TableName{"", "cassandrakeyvalue"}) {
+		t.Errorf("tableOf = %+v", got)
+	}
+}
+
+func TestStatementTable(t *testing.T) {
+	for _, c := range []struct{ stmt, ks, table string }{
+		{"INSERT INTO CassandraKeyValue (k, v) VALUES (?, ?);", "", "cassandrakeyvalue"},
+		{"insert into ybdemo_keyspace.kv (k) values (?)", "ybdemo_keyspace", "kv"},
+		{`UPDATE "MyKs"."Tab" SET v = ? WHERE k = ?`, "MyKs", "Tab"},
+		{"DELETE FROM usertable WHERE y_id = ?", "", "usertable"},
+		{"SELECT k, v FROM t WHERE k = ?", "", "t"},
+		{"CREATE TABLE t (k int)", "", ""},
+	} {
+		ks, tb := StatementTable(c.stmt)
+		if ks != c.ks || tb != c.table {
+			t.Errorf("StatementTable(%q) = %q, %q; want %q, %q", c.stmt, ks, tb, c.ks, c.table)
+		}
+	}
+}
