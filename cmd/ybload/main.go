@@ -16,7 +16,9 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/ybbench/ybbench/bench/kv"
 	"github.com/ybbench/ybbench/bench/sysbench"
+	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/bench/ysql"
 )
@@ -44,6 +46,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "load", "run":
 		return ycsb.Main(ctx, args, &ycsb.Env{Stdout: stdout, Stderr: stderr, Bindings: bindings(), Abort: abort, Version: version})
+	case "kv":
+		return kv.Main(ctx, args[1:], &kv.Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Abort: abort, Version: version})
 	case "sysbench":
 		return sysbench.Main(ctx, args[1:], &sysbench.Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Abort: abort, Version: version})
 	}
@@ -72,17 +76,22 @@ func signals(stderr io.Writer) (context.Context, <-chan struct{}) {
 
 func bindings() map[string]ycsb.BindingFactory {
 	ysqlFactory := func(p *ycsb.Props, log *slog.Logger) (ycsb.Binding, error) { return ysql.New(p, log, os.Getenv) }
+	ycqlFactory := func(p *ycsb.Props, log *slog.Logger) (ycsb.Binding, error) { return ycql.NewYCSB(p, log, os.Getenv) }
 	return map[string]ycsb.BindingFactory{
 		"ysql": ysqlFactory, "jdbc": ysqlFactory, "yugabyteSQL": ysqlFactory,
 		"site.ycsb.db.JdbcDBClient": ysqlFactory,
 		"null":                      ycsb.NewNullBinding,
+		"yugabyteCQL":               ycqlFactory, "ycql": ycqlFactory,
+		"site.ycsb.db.CassandraCQLClient": ycqlFactory,
 	}
 }
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   ybload load|run <binding> [-P file]... [-p name=value]... [-threads n] [-target n] [-s] [-l label]
-      YCSB core workloads; bindings: ysql (also jdbc, yugabyteSQL), null
+      YCSB core workloads; bindings: ysql (also jdbc, yugabyteSQL), ycql (also yugabyteCQL), null
+  ybload kv --workload CassandraKeyValue|CassandraBatchKeyValue --nodes host:port[,…] [--name value]...
+      yb-sample-apps' key-value workloads over YCQL
   ybload sysbench <oltp_workload> [--name=value]... prepare|run|cleanup
       sysbench's OLTP workloads (--compat=yb, the YugabyteDB fork, or 1.0.20)
   ybload version

@@ -59,7 +59,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,ycql (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -250,6 +250,11 @@ func run() error {
 	if want("sysbench") {
 		if err := sysbenchSection(ctx, out, env, fresh); err != nil {
 			return fmt.Errorf("sysbench section: %w", err)
+		}
+	}
+	if want("ycql") {
+		if err := ycqlSection(ctx, out); err != nil {
+			return fmt.Errorf("ycql section: %w", err)
 		}
 	}
 	fmt.Print(out.String())
