@@ -52,7 +52,11 @@ func WritePlan(w io.Writer, s *Resolved) error {
 				threads = par.LoadThreads
 			}
 			args := agentArgs(p.Binding, Phase{Workload: wl, Phase: ph}, par.Records, par.Operations, threads, par.Duration, par.DDL, 0, max(s.ClientHosts, 1), dir, "<client>", time.Time{})
-			fmt.Fprintf(&b, "  bench      ybload %s\n", strings.Join(args, " "))
+			line := strings.Join(args, " ")
+			if i := strings.Index(line, "ybload.start.at="); i >= 0 {
+				line = line[:i] + "ybload.start.at=<start time>"
+			}
+			fmt.Fprintf(&b, "  bench      ybload %s\n", line)
 		}
 		est += time.Duration(float64(par.Records)/20000*float64(time.Second)) + runEstimate(p, wl, par)
 	}

@@ -52,6 +52,7 @@ func (f *Flavor) Name() string { return "postgres" }
 type node struct {
 	Host, User, Dir, Bin, Primary string
 	Sock                          string // Unix socket directory: short, as socket paths are limited to 107 bytes
+	Quorum                        string // synchronous_standby_names, e.g. ANY 1 ("db-2", "db-3")
 	Port                          int
 	Shared                        bool
 	DBUser, Database              string
@@ -103,9 +104,23 @@ func settings(s provision.FlavorSpec) (port int, database, user string, conf map
 	return port, database, user, conf, nil
 }
 
-// ConfLines is the postgresql.conf of one node: the flavor's fixed settings,
-// the replication quorum, and the run's overrides. It is a pure function.
-func ConfLines(h infra.Host, dir string, port int, replicas []string, overrides map[string]string) []string {
+// Quorum is synchronous_standby_names for replicas: a commit waits for a
+// majority of the nodes, the primary and n/2 standbys ("" without replicas).
+func Quorum(replicas []string) string {
+	if len(replicas) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(replicas))
+	for i, r := range replicas {
+		quoted[i] = `"` + r + `"` // names like db-2 are not plain identifiers
+	}
+	return fmt.Sprintf("ANY %d (%s)", (len(replicas)+1)/2, strings.Join(quoted, ", "))
+}
+
+// ConfLines is the postgresql.conf of one node: the flavor's fixed settings
+// and the run's overrides (the quorum is set apart, once the replicas
+// stream). It is a pure function.
+func ConfLines(h infra.Host, dir string, port int, overrides map[string]string) []string {
 	c := map[string]string{
 		"listen_addresses":        "'" + h.PrivateIP + "'",
 		"port":                    strconv.Itoa(port),
@@ -117,10 +132,6 @@ func ConfLines(h infra.Host, dir string, port int, replicas []string, overrides 
 		"hot_standby":             "on",
 		"synchronous_commit":      "on",
 		"logging_collector":       "off",
-	}
-	if len(replicas) > 0 {
-		// A commit waits for a majority of the nodes: the primary and n/2 standbys.
-		c["synchronous_standby_names"] = fmt.Sprintf("'ANY %d (%s)'", (len(replicas)+1)/2, strings.Join(replicas, ", "))
 	}
 	for k, v := range overrides {
 		c[k] = v
@@ -219,7 +230,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	// 2. The primary.
 	log.Info("starting the primary", "host", primary.Name)
 	pn := node{Host: primary.Name, User: primary.ServiceUser, Dir: dir(primary), Sock: sockDir(dir(primary)), Bin: bins[0], Port: port,
-		DBUser: dbUser, Database: database, Conf: ConfLines(primary, dir(primary), port, replicas, overrides)}
+		DBUser: dbUser, Database: database, Conf: ConfLines(primary, dir(primary), port, overrides), Quorum: Quorum(replicas)}
 	if err := runScript(ctx, r, primary, "primary", pn, env); err != nil {
 		return nil, err
 	}
@@ -228,10 +239,13 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 		_, err := provision.Parallel(ctx, dbs[1:], popts, func(ctx context.Context, h infra.Host) (struct{}, error) {
 			i := indexOf(dbs, h.Name)
 			n := node{Host: h.Name, User: h.ServiceUser, Dir: dir(h), Sock: sockDir(dir(h)), Bin: bins[i], Port: port, Primary: primary.PrivateIP,
-				Conf: ConfLines(h, dir(h), port, nil, overrides)}
+				Conf: ConfLines(h, dir(h), port, overrides)}
 			return struct{}{}, runScript(ctx, r, h, "replica", n, map[string]string{"YB_REPL_PASSWORD": rpw})
 		})
 		if err != nil {
+			return nil, err
+		}
+		if err := runScript(ctx, r, primary, "quorum", pn, nil); err != nil {
 			return nil, err
 		}
 		if err := f.waitStreaming(ctx, r, primary, pn, replicas); err != nil {

@@ -30,7 +30,7 @@ func golden(t *testing.T, name, got string) {
 
 func TestRenderedScripts(t *testing.T) {
 	h := infra.Host{Name: "db1", PrivateIP: "10.213.0.2", Base: "/runs/r1/hosts/db1", ServiceUser: "ybbench", Shared: true}
-	conf := ConfLines(h, dir(h), 5433, []string{"db2", "db3"}, map[string]string{"max_connections": "300"})
+	conf := ConfLines(h, dir(h), 5433, map[string]string{"max_connections": "300"})
 	for _, c := range []struct {
 		name string
 		n    node
@@ -38,6 +38,7 @@ func TestRenderedScripts(t *testing.T) {
 		{"node", node{Host: "db1", User: "ybbench", Dir: dir(h), Sock: sockDir(dir(h)), Shared: true}},
 		{"primary", node{Host: "db1", User: "ybbench", Dir: dir(h), Sock: sockDir(dir(h)), Bin: "/usr/lib/postgresql/15/bin", Port: 5433, DBUser: "ybbench", Database: "ycsb", Conf: conf}},
 		{"replica", node{Host: "db2", User: "ybbench", Dir: "/runs/r1/hosts/db2/postgres", Bin: "/usr/lib/postgresql/15/bin", Port: 5433, Primary: "10.213.0.2", Conf: conf[:3]}},
+		{"quorum", node{Host: "db1", User: "ybbench", Dir: dir(h), Bin: "/usr/lib/postgresql/15/bin", Quorum: Quorum([]string{"db-2", "db-3"})}},
 		{"stop", node{Host: "db1", User: "ybbench", Dir: dir(h), Sock: sockDir(dir(h))}},
 	} {
 		s, err := render(c.name, c.n)
@@ -49,19 +50,17 @@ func TestRenderedScripts(t *testing.T) {
 }
 
 func TestQuorumIsAMajorityOfTheNodes(t *testing.T) {
-	h := infra.Host{PrivateIP: "10.0.0.1"}
-	for replicas, want := range map[int]string{1: "ANY 1 (r1)", 2: "ANY 1 (r1, r2)", 4: "ANY 2 (r1, r2, r3, r4)"} {
+	for replicas, want := range map[int]string{0: "", 1: `ANY 1 ("r1")`, 2: `ANY 1 ("r1", "r2")`, 4: `ANY 2 ("r1", "r2", "r3", "r4")`} {
 		var names []string
 		for i := 1; i <= replicas; i++ {
 			names = append(names, "r"+string(rune('0'+i)))
 		}
-		got := strings.Join(ConfLines(h, "/d", 5433, names, nil), "\n")
-		if !strings.Contains(got, "synchronous_standby_names = '"+want+"'") {
-			t.Errorf("%d replicas: %s", replicas, got)
+		if got := Quorum(names); got != want {
+			t.Errorf("%d replicas: %q, want %q", replicas, got, want)
 		}
 	}
-	if got := strings.Join(ConfLines(h, "/d", 5433, nil, nil), "\n"); strings.Contains(got, "synchronous_standby_names") {
-		t.Errorf("a lone primary waits for no standby: %s", got)
+	if got := strings.Join(ConfLines(infra.Host{PrivateIP: "10.0.0.1"}, "/d", 5433, nil), "\n"); strings.Contains(got, "synchronous_standby_names") {
+		t.Errorf("the quorum is set apart, once the replicas stream: %s", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 # ybbench postgres flavor: prepare a db host (db1).
 # The server runs as ybbench; everything lives under /runs/r1/hosts/db1/postgres.
 set -euo pipefail
+cd /  # the service user may not enter the login directory
 bin=""
 for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
   if [ -x "$d/postgres" ]; then bin=$d; break; fi

@@ -1,6 +1,7 @@
 # ybbench postgres flavor: the primary on db1.
 # Passwords arrive in the environment (YB_DB_PASSWORD, YB_REPL_PASSWORD), never in this text.
 set -euo pipefail
+cd /  # the service user may not enter the login directory
 bin=/usr/lib/postgresql/15/bin
 pgdata=/runs/r1/hosts/db1/postgres/data
 as_pg() { runuser -u ybbench -- "$@"; }
@@ -16,7 +17,6 @@ max_wal_senders = 10
 port = 5433
 shared_buffers = '256MB'
 synchronous_commit = on
-synchronous_standby_names = 'ANY 1 (db2, db3)'
 unix_socket_directories = '/tmp/ybbpg-9238e062f4'
 wal_level = replica
 CONF
@@ -28,7 +28,8 @@ host all all 0.0.0.0/0 scram-sha-256
 HBA
 chown ybbench "$pgdata/ybbench.conf" "$pgdata/pg_hba.conf"
 if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
-  as_pg "$bin/pg_ctl" -D "$pgdata" -l /runs/r1/hosts/db1/postgres/log/postgresql.log -w -t 120 start >/dev/null
+  as_pg "$bin/pg_ctl" -D "$pgdata" -l /runs/r1/hosts/db1/postgres/log/postgresql.log -w -t 120 start >/dev/null ||
+    { echo "the server did not start; the end of its log:" >&2; tail -n 15 /runs/r1/hosts/db1/postgres/log/postgresql.log >&2; exit 1; }
 fi
 psql() { as_pg "$bin/psql" -X -q -v ON_ERROR_STOP=1 -h /tmp/ybbpg-9238e062f4 -p 5433 -U postgres -d postgres "$@"; }
 psql <<'SQL'

@@ -1,6 +1,7 @@
 # ybbench postgres flavor: a streaming replica on db2 of 10.213.0.2.
 # The replication password arrives in the environment (YB_REPL_PASSWORD).
 set -euo pipefail
+cd /  # the service user may not enter the login directory
 bin=/usr/lib/postgresql/15/bin
 pgdata=/runs/r1/hosts/db2/postgres/data
 as_pg() { runuser -u ybbench -- "$@"; }
@@ -21,6 +22,7 @@ grep -q "^include = 'ybbench.conf'" "$pgdata/postgresql.conf" || echo "include =
 touch "$pgdata/standby.signal"
 chown ybbench "$pgdata/ybbench.conf" "$pgdata/standby.signal"
 if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
-  as_pg "$bin/pg_ctl" -D "$pgdata" -l /runs/r1/hosts/db2/postgres/log/postgresql.log -w -t 120 start >/dev/null
+  as_pg "$bin/pg_ctl" -D "$pgdata" -l /runs/r1/hosts/db2/postgres/log/postgresql.log -w -t 120 start >/dev/null ||
+    { echo "the server did not start; the end of its log:" >&2; tail -n 15 /runs/r1/hosts/db2/postgres/log/postgresql.log >&2; exit 1; }
 fi
 echo $(cat "$pgdata/postmaster.pid" | head -1) >/runs/r1/hosts/db2/postgres/run/postgres.pid

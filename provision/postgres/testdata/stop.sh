@@ -1,5 +1,6 @@
 # ybbench postgres flavor: stop the server on db1 (idempotent).
 set -euo pipefail
+cd /  # the service user may not enter the login directory
 pgdata=/runs/r1/hosts/db1/postgres/data
 bin=""
 for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do bin=$d; break; done

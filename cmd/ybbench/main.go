@@ -1,0 +1,292 @@
+// Command ybbench is the orchestrator: it provisions hosts (a local cluster
+// of network namespaces, or an on-prem inventory), installs the database,
+// ships the load agent, runs the profile's workloads, collects and compares
+// the results, and always tears everything down.
+//
+//	ybbench run --local                          # the whole pipeline on this machine
+//	ybbench run --inventory hosts.yaml --profile ycsb-ysql
+//	ybbench down --run runs/<id>                 # teardown from the ledger alone
+//
+// Exit codes: 0 ok, 1 tool, 2 configuration or input, 3 infrastructure,
+// 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/pipeline"
+)
+
+var version = "dev"
+
+func main() {
+	pipeline.Version = version
+	err := newRoot(os.Stdout, os.Stderr).Execute()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ybbench:", err)
+	}
+	os.Exit(exitcode.Of(err))
+}
+
+// options are the command line's layer over the spec.
+type options struct {
+	specFile string
+	run      string
+	local    bool
+	set      map[string]*string // spec field → flag value, only when given
+	verbose  bool
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	o := &options{set: map[string]*string{}}
+	root := &cobra.Command{
+		Use:           "ybbench",
+		Short:         "Reproduce YugabyteDB's published benchmarks end to end",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&o.specFile, "spec", "", "YAML spec file (layered: defaults < file < YBBENCH_* < flags)")
+	root.PersistentFlags().BoolVarP(&o.verbose, "verbose", "v", false, "log more")
+	specFlags := func(c *cobra.Command) {
+		f := c.Flags()
+		f.BoolVar(&o.local, "local", false, "a local cluster on this machine (provider local; needs root)")
+		for _, d := range []struct{ field, usage string }{
+			{"profile", "built-in profile (ybbench profiles)"},
+			{"provider", "local or inventory"},
+			{"inventory", "on-prem inventory file (implies --provider inventory)"},
+			{"flavor", "database: postgres or yugabyte"},
+			{"db_hosts", "db hosts of a local cluster"},
+			{"client_hosts", "client hosts of a local cluster"},
+			{"records", "override the profile's record count"},
+			{"operations", "override the profile's operation count"},
+			{"duration", "override the run phase's time limit (e.g. 30s)"},
+			{"threads", "override the run phase's threads"},
+			{"load_threads", "override the load phase's threads"},
+			{"workloads", "run only these workloads (comma list)"},
+			{"runs_dir", "where runs/<id>/ go"},
+			{"subnet", "subnet of a local cluster"},
+			{"yb_tarball", "YugabyteDB release tarball (URL or path)"},
+			{"yb_sha256", "its sha256"},
+			{"agent", "the ybload binary to ship (default: beside ybbench)"},
+			{"parallel", "fan-out limit over hosts (0: all)"},
+			{"max_clock_skew", "preflight's clock skew limit"},
+			{"start_delay", "how far ahead agents are told to start together"},
+			{"owner", "owner recorded on the run"},
+			{"lifetime", "how long cloud resources may live"},
+		} {
+			v := new(string)
+			name := strings.ReplaceAll(d.field, "_", "-")
+			f.StringVar(v, name, "", d.usage+" ("+pipeline.EnvName(d.field)+")")
+			field := d.field
+			c.PreRun = chain(c.PreRun, func(c *cobra.Command, _ []string) {
+				if c.Flags().Changed(name) {
+					o.set[field] = v
+				}
+			})
+		}
+	}
+	runFlag := func(c *cobra.Command) {
+		c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
+	}
+
+	run := &cobra.Command{Use: "run", Short: "Run everything: up, preflight, install, bench, collect, report, down (always)",
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, err := o.resolve()
+			if err != nil {
+				return err
+			}
+			r, err := pipeline.New(s, deps(stderr, o.verbose))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
+			return execute(r, stdout, stderr)
+		}}
+	specFlags(run)
+
+	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, err := o.resolve()
+			if err != nil {
+				return err
+			}
+			return pipeline.WritePlan(stdout, s)
+		}}
+	specFlags(plan)
+
+	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run)",
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, err := o.resolve()
+			if err != nil {
+				return err
+			}
+			r, err := pipeline.New(s, deps(stderr, o.verbose))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
+			ctx, _, _ := signals(stderr)
+			if err := r.Up(ctx); err != nil {
+				return err
+			}
+			return r.Preflight(ctx)
+		}}
+	specFlags(up)
+
+	stage := func(use, short string, fn func(r *pipeline.Run, hard, stop context.Context) error) *cobra.Command {
+		c := &cobra.Command{Use: use, Short: short, RunE: func(c *cobra.Command, _ []string) error {
+			r, err := o.open(stderr)
+			if err != nil {
+				return err
+			}
+			hard, stop, _ := signals(stderr)
+			return fn(r, hard, stop)
+		}}
+		runFlag(c)
+		return c
+	}
+	install := stage("install", "Install and start the database on a run's hosts", func(r *pipeline.Run, hard, _ context.Context) error { return r.Install(hard) })
+	benchCmd := stage("bench", "Run the profile's workloads on a run's clients", func(r *pipeline.Run, hard, stop context.Context) error { return r.Bench(hard, stop) })
+	collectCmd := stage("collect", "Merge the agents' records into result.json", func(r *pipeline.Run, hard, _ context.Context) error { return r.Collect(hard) })
+	report := stage("report", "Render report.md and print it", func(r *pipeline.Run, hard, _ context.Context) error {
+		if err := r.Report(hard); err != nil {
+			return err
+		}
+		return printReport(stdout, r)
+	})
+	down := stage("down", "Tear a run down from its ledger alone (even after the orchestrator was killed)", func(r *pipeline.Run, _, _ context.Context) error {
+		return r.Down(context.Background())
+	})
+	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down", func(r *pipeline.Run, hard, stop context.Context) error {
+		return execute(r, stdout, stderr)
+	})
+	status := stage("status", "Show a run's ledger", func(r *pipeline.Run, _, _ context.Context) error {
+		return pipeline.WriteStatus(stdout, r)
+	})
+	profilesCmd := &cobra.Command{Use: "profiles", Short: "List the built-in profiles and their parameters",
+		RunE: func(c *cobra.Command, _ []string) error { return pipeline.WriteProfiles(stdout) }}
+	versionCmd := &cobra.Command{Use: "version", Short: "Print the version", Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", version) }}
+	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, profilesCmd, versionCmd)
+	return root
+}
+
+func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
+	return func(c *cobra.Command, args []string) {
+		if a != nil {
+			a(c, args)
+		}
+		b(c, args)
+	}
+}
+
+// resolve layers defaults < spec file < YBBENCH_* < flags and validates
+// the result in one place, reporting every problem at once.
+func (o *options) resolve() (*pipeline.Resolved, error) {
+	s := pipeline.Defaults()
+	var errs []error
+	if o.specFile != "" {
+		if err := pipeline.LoadFile(&s, o.specFile); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := pipeline.LoadEnv(&s, os.Getenv); err != nil {
+		errs = append(errs, err)
+	}
+	if o.local {
+		s.Provider = "local"
+	}
+	for field, v := range o.set {
+		if err := pipeline.SetString(&s, field, *v); err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", strings.ReplaceAll(field, "_", "-"), err))
+		}
+	}
+	if _, ok := o.set["inventory"]; ok {
+		if _, p := o.set["provider"]; !p {
+			s.Provider = "inventory"
+		}
+	}
+	if len(errs) > 0 {
+		return nil, exitcode.Wrap(exitcode.Config, errors.Join(errs...))
+	}
+	r, err := s.Resolve()
+	return r, exitcode.Wrap(exitcode.Config, err)
+}
+
+// open finds a run by directory or id.
+func (o *options) open(stderr io.Writer) (*pipeline.Run, error) {
+	if o.run == "" {
+		return nil, exitcode.Errorf(exitcode.Config, "--run is required: the run's directory or id")
+	}
+	dir := o.run
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
+		s := pipeline.Defaults()
+		pipeline.LoadEnv(&s, os.Getenv)
+		dir = filepath.Join(s.RunsDir, o.run)
+	}
+	return pipeline.Open(dir, deps(stderr, o.verbose))
+}
+
+// signals: the first SIGINT/SIGTERM is a soft stop (stages end, agents
+// write what they measured, results are collected, teardown runs); the
+// second cancels everything but teardown.
+func signals(stderr io.Writer) (hard, stop context.Context, cancel func()) {
+	hard, cancelHard := context.WithCancel(context.Background())
+	stop, cancelStop := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ch
+		fmt.Fprintln(stderr, "ybbench: stopping; what was measured is kept and the run is torn down (again to skip straight to teardown)")
+		cancelStop()
+		<-ch
+		fmt.Fprintln(stderr, "ybbench: skipping to teardown")
+		cancelHard()
+	}()
+	return hard, stop, func() { cancelStop(); cancelHard() }
+}
+
+func execute(r *pipeline.Run, stdout, stderr io.Writer) error {
+	hard, stop, _ := signals(stderr)
+	err := r.Execute(hard, stop)
+	if perr := printReport(stdout, r); perr == nil {
+		fmt.Fprintf(stderr, "report: %s\nresult: %s\n", filepath.Join(r.Dir(), pipeline.ReportFile), filepath.Join(r.Dir(), pipeline.ResultFile))
+	}
+	return err
+}
+
+func printReport(w io.Writer, r *pipeline.Run) error {
+	b, err := os.ReadFile(filepath.Join(r.Dir(), pipeline.ReportFile))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+func progressFor(stderr io.Writer) pipeline.Progress {
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return pipeline.NewLive(stderr)
+	}
+	return pipeline.NewLines(stderr)
+}
+
+func logger(stderr io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
