@@ -33,17 +33,23 @@ func readTicks(t *testing.T, path string) *record.File {
 	return rf
 }
 
-// waitFor polls the records until cond holds, or fails the test after limit.
-func waitFor(t *testing.T, path string, limit time.Duration, what string, cond func(*record.File) bool) {
+// waitFor polls the records until cond holds; it fails the test if the
+// agent exits first or nothing is seen within limit (a generous bound: the
+// machine is shared).
+func waitFor(t *testing.T, path string, limit time.Duration, what string, exited <-chan int, stderr *syncBuffer, cond func(*record.File) bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		if f := readTicks(t, path); f != nil && cond(f) {
 			return
 		}
-		time.Sleep(500 * time.Millisecond)
+		select {
+		case c := <-exited:
+			t.Fatalf("%s: the agent exited (%d) first:\n%s", what, c, stderr.String())
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
-	t.Fatalf("%s: not seen within %v", what, limit)
+	t.Fatalf("%s: not seen within %v\n%s", what, limit, stderr.String())
 }
 
 // okSince counts successful measurements in ticks that started at or after since.
@@ -80,7 +86,7 @@ func TestFaultKVNodeStoppedMidRun(t *testing.T) {
 			"--num_reads", "-1", "--run_time", "300", "--cql_read_timeout_ms", "2000", "--cql_connect_timeout_ms", "1000",
 			"--ybload_stagger_ms", "0", "--ybload_records", recs, "--ybload_summary", sum}, &Env{Stdout: &out, Stderr: &errb, Version: "test"})
 	}()
-	waitFor(t, recs, 60*time.Second, "successful writes and reads before the stop", func(f *record.File) bool {
+	waitFor(t, recs, 3*time.Minute, "successful writes and reads before the stop", code, &errb, func(f *record.File) bool {
 		var w, r int64
 		for _, tk := range f.Ticks {
 			if tk.Op == "Write" {
@@ -93,11 +99,11 @@ func TestFaultKVNodeStoppedMidRun(t *testing.T) {
 	})
 	node.Stop(t)
 	stopped := time.Now()
-	waitFor(t, recs, 60*time.Second, "failed operations while the node is down", func(f *record.File) bool { return errorsIn(f) > 0 })
+	waitFor(t, recs, 2*time.Minute, "failed operations while the node is down", code, &errb, func(f *record.File) bool { return errorsIn(f) > 0 })
 	time.Sleep(3 * time.Second)
 	node.Start(t)
 	back := time.Now()
-	waitFor(t, recs, 90*time.Second, "successful operations after the node is back", func(f *record.File) bool {
+	waitFor(t, recs, 3*time.Minute, "successful operations after the node is back", code, &errb, func(f *record.File) bool {
 		return okSince(f, back.Add(2*time.Second)) > 100
 	})
 	cancel() // as SIGINT: the run stops and writes what it measured
@@ -106,7 +112,7 @@ func TestFaultKVNodeStoppedMidRun(t *testing.T) {
 		if c != 0 {
 			t.Fatalf("exit %d\n%s", c, errb.String())
 		}
-	case <-time.After(60 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the agent did not stop")
 	}
 	f := readTicks(t, recs)

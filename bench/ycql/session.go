@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gocql/gocql"
 )
@@ -44,6 +45,9 @@ func DriverVersion() string {
 	return "github.com/gocql/gocql (unknown version)"
 }
 
+// DDLTimeout bounds the admin session's statements (DDL, system tables).
+const DDLTimeout = 60 * time.Second
+
 // Admin is a small session without a keyspace, for detecting the server and
 // running DDL before the workload's session exists.
 type Admin struct {
@@ -66,6 +70,9 @@ func Probe(ctx context.Context, cfg *Config) (*Admin, error) {
 	}
 	cc.Keyspace = ""
 	cc.NumConns = 1
+	// DDL waits for schema agreement and can outlast a read timeout on a
+	// loaded server; the reference's own DROP TABLE allows 60 s.
+	cc.Timeout = max(cc.Timeout, DDLTimeout)
 	cc.PoolConfig.HostSelectionPolicy = gocql.RoundRobinHostPolicy()
 	s, err := createSession(ctx, cc)
 	if err != nil {

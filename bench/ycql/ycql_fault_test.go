@@ -31,16 +31,23 @@ func ticks(path string) *record.File {
 	return rf
 }
 
-func waitTicks(t *testing.T, path string, limit time.Duration, what string, cond func(*record.File) bool) {
+// waitTicks polls the records until cond holds; it fails the test if the
+// agent exits first or nothing is seen within limit (a generous bound: the
+// machine is shared).
+func waitTicks(t *testing.T, path string, limit time.Duration, what string, exited <-chan int, stderr *lockedBuffer, cond func(*record.File) bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		if f := ticks(path); f != nil && cond(f) {
 			return
 		}
-		time.Sleep(500 * time.Millisecond)
+		select {
+		case c := <-exited:
+			t.Fatalf("%s: the agent exited (%d) first:\n%s", what, c, stderr.String())
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
-	t.Fatalf("%s: not seen within %v", what, limit)
+	t.Fatalf("%s: not seen within %v\n%s", what, limit, stderr.String())
 }
 
 type lockedBuffer struct {
@@ -68,7 +75,7 @@ func TestFaultYCSBNodeStoppedMidRun(t *testing.T) {
 	node := testenv.StartOwnCassandra(t)
 	dir := t.TempDir()
 	props := filepath.Join(dir, "db.properties")
-	os.WriteFile(props, []byte("hosts="+node.Host+"\nport="+itoa(node.Port)+"\ncassandra.readtimeoutmillis=2000\ncassandra.connecttimeoutmillis=1000\n"), 0o600)
+	os.WriteFile(props, []byte("hosts="+node.Host+"\nport="+itoa(node.Port)+"\n"), 0o600)
 	f := func(p *ycsb.Props, log *slog.Logger) (ycsb.Binding, error) { return NewYCSB(p, log, os.Getenv) }
 	run := func(ctx context.Context, out, errb *lockedBuffer, args ...string) int {
 		return ycsb.Main(ctx, args, &ycsb.Env{Stdout: out, Stderr: errb, Version: "test", Bindings: map[string]ycsb.BindingFactory{"ycql": f}})
@@ -85,7 +92,8 @@ func TestFaultYCSBNodeStoppedMidRun(t *testing.T) {
 	out, errb = lockedBuffer{}, lockedBuffer{}
 	go func() {
 		code <- run(ctx, &out, &errb, "run", "ycql", "-P", props, "-P", "workloads/workloada", "-p", "recordcount=2000",
-			"-p", "operationcount=0", "-p", "threadcount=4", "-p", "maxexecutiontime=300", "-p", "ybload.records="+recs)
+			"-p", "operationcount=0", "-p", "threadcount=4", "-p", "maxexecutiontime=600", "-p", "ybload.records="+recs,
+			"-p", "cassandra.readtimeoutmillis=2000", "-p", "cassandra.connecttimeoutmillis=1000")
 	}()
 	okAll := func(f *record.File, since time.Time) (n int64) {
 		for _, tk := range f.Ticks {
@@ -101,19 +109,19 @@ func TestFaultYCSBNodeStoppedMidRun(t *testing.T) {
 		}
 		return n
 	}
-	waitTicks(t, recs, 60*time.Second, "operations before the stop", func(f *record.File) bool { return okAll(f, time.Time{}) > 200 })
+	waitTicks(t, recs, 3*time.Minute, "operations before the stop", code, &errb, func(f *record.File) bool { return okAll(f, time.Time{}) > 200 })
 	node.Stop(t)
-	waitTicks(t, recs, 60*time.Second, "failed operations while the node is down", func(f *record.File) bool { return failed(f) > 0 })
+	waitTicks(t, recs, 2*time.Minute, "failed operations while the node is down", code, &errb, func(f *record.File) bool { return failed(f) > 0 })
 	node.Start(t)
 	back := time.Now()
-	waitTicks(t, recs, 90*time.Second, "operations after the node is back", func(f *record.File) bool { return okAll(f, back.Add(2*time.Second)) > 200 })
+	waitTicks(t, recs, 3*time.Minute, "operations after the node is back", code, &errb, func(f *record.File) bool { return okAll(f, back.Add(2*time.Second)) > 200 })
 	cancel()
 	select {
 	case c := <-code:
 		if c != 0 {
 			t.Fatalf("exit %d\n%s", c, errb.String())
 		}
-	case <-time.After(60 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the agent did not stop")
 	}
 	rf := ticks(recs)
