@@ -198,10 +198,12 @@ type worker struct {
 // keyArg and bytesArg bind a slot's bytes without a copy or an allocation.
 type keyArg struct{ b []byte }
 
+// MarshalCQL returns the key's bytes as they are.
 func (a *keyArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) { return a.b, nil }
 
 type bytesArg struct{ b []byte }
 
+// MarshalCQL returns the value's bytes as they are.
 func (a *bytesArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) { return a.b, nil }
 
 // Do performs one read or one write (a batch, for CassandraBatchKeyValue),

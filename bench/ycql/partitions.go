@@ -27,6 +27,7 @@ const (
 // TableName is a keyspace-qualified table name.
 type TableName struct{ Keyspace, Table string }
 
+// String is keyspace.table.
 func (t TableName) String() string { return t.Keyspace + "." + t.Table }
 
 // PartitionRow is one row of system.partitions.

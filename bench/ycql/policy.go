@@ -399,5 +399,8 @@ func containsHost(hs []*gocql.HostInfo, h *gocql.HostInfo) bool {
 // allocation.
 type chosenHost gocql.HostInfo
 
+// Info is the host.
 func (h *chosenHost) Info() *gocql.HostInfo { return (*gocql.HostInfo)(h) }
-func (h *chosenHost) Mark(error)            {}
+
+// Mark does nothing: the pick keeps no per-host state.
+func (h *chosenHost) Mark(error) {}

@@ -406,11 +406,13 @@ type eventCounter struct {
 	up, down atomic.Int64
 }
 
+// HostUp counts and delegates.
 func (e *eventCounter) HostUp(h *gocql.HostInfo) {
 	e.up.Add(1)
 	e.HostSelectionPolicy.HostUp(h)
 }
 
+// HostDown counts and delegates.
 func (e *eventCounter) HostDown(h *gocql.HostInfo) {
 	e.down.Add(1)
 	e.HostSelectionPolicy.HostDown(h)
@@ -419,9 +421,14 @@ func (e *eventCounter) HostDown(h *gocql.HostInfo) {
 // slogPrinter sends gocql's own log lines to slog.
 type slogPrinter struct{ l *slog.Logger }
 
-func (p slogPrinter) Print(v ...interface{})            { p.log(fmt.Sprint(v...)) }
+// Print logs a gocql line.
+func (p slogPrinter) Print(v ...interface{}) { p.log(fmt.Sprint(v...)) }
+
+// Printf logs a gocql line.
 func (p slogPrinter) Printf(f string, v ...interface{}) { p.log(fmt.Sprintf(f, v...)) }
-func (p slogPrinter) Println(v ...interface{})          { p.log(fmt.Sprintln(v...)) }
+
+// Println logs a gocql line.
+func (p slogPrinter) Println(v ...interface{}) { p.log(fmt.Sprintln(v...)) }
 
 func (p slogPrinter) log(msg string) {
 	if p.l != nil {

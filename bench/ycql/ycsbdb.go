@@ -37,6 +37,7 @@ func newYCSBDB(b *YCSBBinding, s *Session) *ycsbDB {
 // the worker owns them and the driver reads them while it encodes the frame.
 type textArg struct{ s string }
 
+// MarshalCQL returns the text's bytes without a copy.
 func (a *textArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
 	// The driver only reads the bytes, while the call is in progress.
 	return unsafe.Slice(unsafe.StringData(a.s), len(a.s)), nil
@@ -44,10 +45,12 @@ func (a *textArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
 
 type bytesArg struct{ b []byte }
 
+// MarshalCQL returns the bytes as they are.
 func (a *bytesArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) { return a.b, nil }
 
 type intArg struct{ n int32 }
 
+// MarshalCQL encodes the number as the column's type.
 func (a *intArg) MarshalCQL(info gocql.TypeInfo) ([]byte, error) { return gocql.Marshal(info, a.n) }
 
 // stmt returns the cached text of a statement kind over fields.
