@@ -67,6 +67,9 @@ func ycqlSection(ctx context.Context, out *strings.Builder) error {
 	if err := s.Query("CREATE KEYSPACE IF NOT EXISTS " + ks + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").WithContext(ctx).Exec(); err != nil {
 		return err
 	}
+	// The shared test node keeps no benchmark data (the KV runs write
+	// millions of keys).
+	defer s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec()
 	props := filepath.Join(*workdir, "ycql.properties")
 	content := fmt.Sprintf(`# One property file for both clients.
 # ybload (yugabyteCQL binding)
