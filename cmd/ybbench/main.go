@@ -84,6 +84,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			{"parallel", "fan-out limit over hosts (0: all)"},
 			{"max_clock_skew", "preflight's clock skew limit"},
 			{"start_delay", "how far ahead agents are told to start together"},
+			{"agent_properties", "extra agent settings, name=value,… ({workload} and {phase} are replaced)"},
 			{"owner", "owner recorded on the run"},
 			{"lifetime", "how long cloud resources may live"},
 		} {

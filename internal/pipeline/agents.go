@@ -172,7 +172,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 			}
 			args := agentArgs(r.profile().Binding, ph, p.Records, p.Operations, threads, p.Duration, p.DDL, i, len(hosts), dir, h.Name, startAt)
 			if ph.Phase != "prepare" {
-				args = append(args, extraProps(r.spec.AgentProperties)...)
+				args = append(args, extraProps(r.spec.AgentProperties, ph)...)
 			}
 			script := fmt.Sprintf("cd %s && echo $$ > %s && exec %s %s > %s",
 				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(filepath.Join(h.Base, "bin", "ybload")),
@@ -197,8 +197,10 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	})
 }
 
-// extraProps are the spec's agent_properties as -p arguments, in name order.
-func extraProps(m map[string]string) []string {
+// extraProps are the spec's agent_properties as -p arguments, in name
+// order, with {workload} and {phase} in values replaced (so a file setting
+// can name one file per phase).
+func extraProps(m map[string]string, ph Phase) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -206,7 +208,8 @@ func extraProps(m map[string]string) []string {
 	sort.Strings(keys)
 	var out []string
 	for _, k := range keys {
-		out = append(out, "-p", k+"="+m[k])
+		v := strings.NewReplacer("{workload}", ph.Workload, "{phase}", ph.Phase).Replace(m[k])
+		out = append(out, "-p", k+"="+v)
 	}
 	return out
 }

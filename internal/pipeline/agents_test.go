@@ -61,3 +61,10 @@ func TestAgentArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestExtraPropsNamePerPhaseFiles(t *testing.T) {
+	got := strings.Join(extraProps(map[string]string{"measurement.raw.output_file": "raw-{workload}-{phase}.txt", "b": "1"}, Phase{"workloada", "run"}), " ")
+	if got != "-p b=1 -p measurement.raw.output_file=raw-workloada-run.txt" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -54,7 +54,7 @@ func (r *Run) collect() (*collect.Result, error) {
 		res.Versions["database"] = r.dep.Flavor + " " + r.dep.Version
 	}
 	if r.spec.ClientHosts > 1 {
-		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: the seeds' method is one client, so this is not their method.", r.spec.ClientHosts))
+		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: this is not the seeds' method, which used one client.", r.spec.ClientHosts))
 	}
 	var errs []error
 	for _, w := range r.spec.Workloads {

@@ -280,6 +280,10 @@ func (r *Run) Install(ctx context.Context) error {
 // destroys the hosts. A teardown that cannot finish returns an error with
 // exit code 6 saying what remains.
 func (r *Run) Down(ctx context.Context) error {
+	if r.ledger.Record().State == RunTornDown {
+		r.progress().Note("already torn down")
+		return nil
+	}
 	about := "destroy the hosts"
 	if r.spec.Provider == "inventory" {
 		about = "stop and wipe the database and the agents' files (no machine is deleted)"

@@ -1,0 +1,255 @@
+//go:build e2e
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/testenv"
+)
+
+// The end-to-end tests drive the real binaries, as a user would, on hosts
+// in network namespaces reached over real SSH. They need root.
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// binaries builds ybbench and ybload side by side (ybbench ships the ybload
+// beside it).
+func binaries(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the end-to-end tests need root (network namespaces)")
+	}
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "ybbench-e2e-bin-")
+		if buildErr != nil {
+			return
+		}
+		root := testenv.RepoRoot()
+		for _, c := range []string{"ybbench", "ybload"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, c), "./cmd/"+c)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("build %s: %v\n%s", c, err, out)
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binDir
+}
+
+// runsDir is a runs directory the database's service user can pass through
+// (t.TempDir is 0700).
+func runsDir(t *testing.T) string {
+	t.Helper()
+	d := t.TempDir()
+	for p := d; p != "/" && p != os.TempDir(); p = filepath.Dir(p) {
+		os.Chmod(p, 0o755)
+	}
+	return d
+}
+
+// ybbench runs the orchestrator and returns its exit code and output.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func ybbenchEnv(t *testing.T) []string {
+	e, err := testenv.Load()
+	if err != nil || e.Terraform == "" {
+		if testenv.Required() {
+			t.Fatalf("no Terraform in the test environment: %v", err)
+		}
+		t.Skip("no Terraform in the test environment (make testenv)")
+	}
+	return append(os.Environ(), "YBBENCH_TERRAFORM="+e.Terraform, "CHECKPOINT_DISABLE=1")
+}
+
+func ybbench(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), args...)
+	cmd.Env = ybbenchEnv(t)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ybbench %s → exit %d\n%s", strings.Join(args, " "), code, tail(errb.String(), 40))
+	return result{code, out.String(), errb.String()}
+}
+
+// start runs the orchestrator in the background.
+func start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), args...)
+	cmd.Env = ybbenchEnv(t)
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &errb, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &errb
+}
+
+func tail(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
+}
+
+// runDirIn returns the only run directory under runs (waiting for it).
+func runDirIn(t *testing.T, runs string, within time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(max(within, time.Second))
+	for time.Now().Before(deadline) {
+		m, _ := filepath.Glob(filepath.Join(runs, "*", "run.json"))
+		if len(m) == 1 {
+			return filepath.Dir(m[0])
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("no run directory in %s", runs)
+	return ""
+}
+
+// ledger is the part of run.json the tests read.
+type ledger struct {
+	State string `json:"state"`
+	Steps []struct {
+		Name, Status, Error string
+	} `json:"steps"`
+}
+
+func readLedger(t *testing.T, dir string) ledger {
+	t.Helper()
+	var l ledger
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err == nil {
+		json.Unmarshal(b, &l)
+	}
+	return l
+}
+
+// waitStep waits until a ledger step has started.
+func waitStep(t *testing.T, dir, step string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		for _, s := range readLedger(t, dir).Steps {
+			if s.Name == step {
+				return
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("step %s never started in %s: %+v", step, dir, readLedger(t, dir))
+}
+
+func readCluster(t *testing.T, dir string) *infra.Cluster {
+	t.Helper()
+	var c infra.Cluster
+	b, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+// assertNothingRemains checks that no namespace, bridge, process or
+// listening port of the run is left.
+func assertNothingRemains(t *testing.T, dir, subnetPrefix string) {
+	t.Helper()
+	out, _ := exec.Command("ip", "netns", "list").Output()
+	var c infra.Cluster
+	if b, err := os.ReadFile(filepath.Join(dir, "cluster.json")); err == nil {
+		json.Unmarshal(b, &c)
+	}
+	for _, h := range c.Hosts {
+		if h.ProviderID != "" && strings.Contains(string(out), h.ProviderID) {
+			t.Errorf("namespace %s remains", h.ProviderID)
+		}
+	}
+	if br := c.Meta["bridge"]; br != "" {
+		if exec.Command("ip", "link", "show", br).Run() == nil {
+			t.Errorf("bridge %s remains", br)
+		}
+	}
+	// Processes the run started write pid files under the run directory.
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() || !strings.HasSuffix(p, ".pid") {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+			if alive(pid) {
+				t.Errorf("process %d (%s) is still alive", pid, p)
+			}
+		}
+		return nil
+	})
+	ss, _ := exec.Command("ss", "-Hltn").Output()
+	sc := bufio.NewScanner(bytes.NewReader(ss))
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), " "+subnetPrefix) {
+			t.Errorf("still listening: %s", sc.Text())
+		}
+	}
+}
+
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(b), ") Z ")
+}
+
+// cleanupRuns tears down, when the test ends however it ends, every run
+// under runs: a failed test must not leave hosts behind (registered after
+// the runs directory, so it runs before the directory is removed).
+func cleanupRuns(t *testing.T, runs string) {
+	t.Cleanup(func() {
+		m, _ := filepath.Glob(filepath.Join(runs, "*", "run.json"))
+		for _, f := range m {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			cmd := exec.CommandContext(ctx, filepath.Join(binDir, "ybbench"), "down", "--run", filepath.Dir(f))
+			cmd.Env = ybbenchEnv(t)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Logf("cleanup down %s: %v\n%s", f, err, out)
+			}
+			cancel()
+		}
+	})
+}

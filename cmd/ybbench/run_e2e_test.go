@@ -1,0 +1,264 @@
+//go:build e2e
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/bench/ycsb"
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/infra"
+)
+
+const quick = "--records=3000 --operations=6000 --threads=8 --load-threads=4 --duration=60s --start-delay=2s"
+
+func quickArgs(cmd string, extra ...string) []string {
+	return append(append([]string{cmd}, strings.Fields(quick)...), extra...)
+}
+
+// The pipeline stage by stage on a local cluster of 3 db hosts and 2
+// client hosts over real SSH, with the postgres flavor: every agent works,
+// the table holds exactly what the agents say they inserted, the merged
+// p99 is the exact p99 of every agent's raw latencies (within HDR
+// precision), and after down nothing of the run remains.
+func TestE2ELocalStages(t *testing.T) {
+	runs := runsDir(t)
+	subnet := "10.213.110"
+	cleanupRuns(t, runs)
+	up := ybbench(t, quickArgs("up", "--local", "--db-hosts=3", "--client-hosts=2", "--flavor=postgres",
+		"--workloads=workloada,workloadd", "--runs-dir="+runs, "--subnet="+subnet+".0/24",
+		"--agent-properties=measurementtype=hdrhistogram+raw,measurement.raw.output_file=raw-{workload}-{phase}.txt")...)
+	dir := runDirIn(t, runs, 0)
+	if up.code != 0 {
+		t.Fatalf("up: exit %d\n%s", up.code, up.stderr)
+	}
+	for _, st := range []string{"install", "bench", "collect", "report"} {
+		if r := ybbench(t, st, "--run", dir); r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", st, r.code, r.stderr)
+		}
+	}
+	c := readCluster(t, dir)
+	clients := c.ByRole(infra.RoleClient)
+	if len(clients) != 2 || len(c.ByRole(infra.RoleDB)) != 3 {
+		t.Fatalf("cluster %+v", c.Hosts)
+	}
+
+	// Every agent did work, by its own summary.
+	inserted := int64(0)
+	for _, h := range clients {
+		for _, w := range []string{"workloada", "workloadd"} {
+			s := agentSummary(t, dir, h.Name, w+"-run")
+			if s.Ops <= 0 {
+				t.Errorf("%s %s: %d operations", h.Name, w, s.Ops)
+			}
+			if w == "workloadd" {
+				inserted += s.Counters["insert_ok"]
+			}
+		}
+	}
+	// The table (workloadd's, the last) holds the records plus exactly the
+	// inserts the agents report.
+	if got, want := countRows(t, dir, c), int64(3000)+inserted; got != want || inserted == 0 {
+		t.Errorf("usertable holds %d rows; 3000 loaded + %d inserted by the agents = %d", got, inserted, want)
+	}
+
+	// The merged p99 against the exact p99 of all agents' raw latencies.
+	var res collect.Result
+	b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	var raw []int64
+	for _, h := range clients {
+		raw = append(raw, rawLatencies(t, filepath.Join(h.Base, "agent", "raw-workloada-run.txt"), "RawREAD")...)
+	}
+	merged := findMeasurement(t, &res, "workloada", "run", "READ")
+	if int64(len(raw)) != merged.Count {
+		t.Fatalf("%d raw READ latencies, merged count %d", len(raw), merged.Count)
+	}
+	slices.Sort(raw)
+	exact := raw[int(0.99*float64(len(raw))+0.5)-1]
+	if h := hist.New(); !h.Equivalent(merged.Latency.P99, exact) {
+		t.Errorf("merged p99 %d µs, exact p99 of the agents' raw latencies %d µs: not within HDR precision", merged.Latency.P99, exact)
+	}
+	if len(merged.Statuses) == 0 || res.Workloads[0].SanityText == "" {
+		t.Errorf("statuses %v sanity %q", merged.Statuses, res.Workloads[0].SanityText)
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	for _, want := range []string{"## workloada", "Beside the published figures", "mean READ", "Sanity", "not the seeds' method"} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+
+	if r := ybbench(t, "down", "--run", dir); r.code != 0 {
+		t.Fatalf("down: exit %d\n%s", r.code, r.stderr)
+	}
+	assertNothingRemains(t, dir, subnet+".")
+	if st := readLedger(t, dir).State; st != "torn-down" {
+		t.Errorf("ledger state %q after down", st)
+	}
+}
+
+// The same run driven by an inventory file pointing at local hosts: the
+// whole `run`, and its down wipes the database but deletes no machine.
+func TestE2EInventoryRun(t *testing.T) {
+	runs := runsDir(t)
+	subnet := "10.213.111"
+	cleanupRuns(t, runs)
+	up := ybbench(t, "up", "--local", "--db-hosts=3", "--client-hosts=1", "--runs-dir="+runs, "--subnet="+subnet+".0/24")
+	hostsDir := runDirIn(t, runs, 0)
+	if up.code != 0 {
+		t.Fatalf("up: exit %d\n%s", up.code, up.stderr)
+	}
+	c := readCluster(t, hostsDir)
+	inv := writeInventory(t, c, nil)
+
+	invRuns := runsDir(t)
+	cleanupRuns(t, invRuns)
+	r := ybbench(t, quickArgs("run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns)...)
+	if r.code != 0 {
+		t.Fatalf("run --inventory: exit %d\n%s", r.code, r.stderr)
+	}
+	invDir := runDirIn(t, invRuns, 0)
+	var res collect.Result
+	b, _ := os.ReadFile(filepath.Join(invDir, "result.json"))
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Workloads) != 1 || len(res.Workloads[0].Phases) != 2 || res.Workloads[0].Phases[1].Ops <= 0 {
+		t.Fatalf("result %+v", res.Workloads)
+	}
+	if !strings.Contains(r.stdout, "## workloada") {
+		t.Errorf("the report is not printed:\n%s", r.stdout)
+	}
+	// The machines are still there (reachable over SSH), the database is gone.
+	for _, h := range c.Hosts {
+		if _, err := os.Stat(filepath.Join(h.Base, "inv", "postgres")); err == nil {
+			t.Errorf("%s: the inventory run's database was not wiped", h.Name)
+		}
+	}
+	if out, err := runSSH(c, c.Hosts[0], "echo still-here"); err != nil || !strings.Contains(out, "still-here") {
+		t.Errorf("the inventory's down must not delete machines: %v %s", err, out)
+	}
+	if r := ybbench(t, "down", "--run", hostsDir); r.code != 0 {
+		t.Fatalf("down: exit %d\n%s", r.code, r.stderr)
+	}
+	assertNothingRemains(t, hostsDir, subnet+".")
+}
+
+// writeInventory lists a local cluster's hosts in an inventory file, each
+// with a base of its own under its host directory. edit may change entries.
+func writeInventory(t *testing.T, c *infra.Cluster, edit func(i int, entry map[string]any)) string {
+	t.Helper()
+	var hosts []map[string]any
+	for i, h := range c.Hosts {
+		e := map[string]any{"name": h.Name, "roles": h.Roles, "address": h.PublicIP,
+			"ssh": map[string]any{"user": "root", "key": h.SSH.KeyFile}, "base": filepath.Join(h.Base, "inv"), "shared": true}
+		if edit != nil {
+			edit(i, e)
+		}
+		hosts = append(hosts, e)
+	}
+	b, _ := json.Marshal(map[string]any{"hosts": hosts}) // JSON is YAML
+	path := filepath.Join(t.TempDir(), "hosts.yaml")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func agentSummary(t *testing.T, dir, host, phase string) ycsb.Summary {
+	t.Helper()
+	var s ycsb.Summary
+	b, err := os.ReadFile(filepath.Join(dir, "agents", host, phase+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func countRows(t *testing.T, dir string, c *infra.Cluster) int64 {
+	t.Helper()
+	var dep struct {
+		YSQL []struct {
+			Addr string
+			Port int
+		}
+		User         string
+		PasswordFile string `json:"password_file"`
+		Database     string
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "deployment.json"))
+	if err := json.Unmarshal(b, &dep); err != nil || len(dep.YSQL) == 0 {
+		t.Fatalf("deployment.json: %v", err)
+	}
+	pw, _ := os.ReadFile(dep.PasswordFile)
+	url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", dep.User, strings.TrimSpace(string(pw)), dep.YSQL[0].Addr, dep.YSQL[0].Port, dep.Database)
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int64
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM usertable").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func rawLatencies(t *testing.T, path, name string) []int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		p := strings.Split(sc.Text(), ",")
+		if len(p) == 3 && p[0] == name {
+			v, err := strconv.ParseInt(p[2], 10, 64)
+			if err != nil {
+				t.Fatalf("%s: bad line %q", path, sc.Text())
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func findMeasurement(t *testing.T, r *collect.Result, w, phase, name string) *collect.MeasurementResult {
+	t.Helper()
+	for i := range r.Workloads {
+		if r.Workloads[i].Name != w {
+			continue
+		}
+		for j := range r.Workloads[i].Phases {
+			p := &r.Workloads[i].Phases[j]
+			if p.Phase == phase {
+				if m := p.Find(name); m != nil {
+					return m
+				}
+			}
+		}
+	}
+	t.Fatalf("no %s %s %s in result.json", w, phase, name)
+	return nil
+}
