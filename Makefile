@@ -44,8 +44,9 @@ lint: ## formatting and vet (and Terraform fmt when modules exist)
 	$(GO) vet -tags integration ./...
 	$(GO) vet -tags e2e ./...
 
-demo: setup build ## the main job on an embedded default, on this machine
-	scripts/demo.sh
+demo: setup build ## the main job on an embedded default: the whole pipeline on a local cluster
+	scripts/testenv/tools.sh up .testenv >/dev/null
+	YBBENCH_TERRAFORM=$(CURDIR)/.testenv/bin/terraform bin/ybbench run --local --quick
 
 clean:
 	rm -rf bin

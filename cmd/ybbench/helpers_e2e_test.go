@@ -171,7 +171,12 @@ func waitStep(t *testing.T, dir, step string, within time.Duration) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Fatalf("step %s never started in %s: %+v", step, dir, readLedger(t, dir))
+	l := readLedger(t, dir)
+	var b strings.Builder
+	for _, s := range l.Steps {
+		fmt.Fprintf(&b, "\n  %s %s %s", s.Status, s.Name, s.Error)
+	}
+	t.Fatalf("step %s never started in %s (state %s):%s", step, dir, l.State, b.String())
 }
 
 func readCluster(t *testing.T, dir string) *infra.Cluster {

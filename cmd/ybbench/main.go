@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -46,6 +47,7 @@ type options struct {
 	specFile string
 	run      string
 	local    bool
+	quick    bool
 	set      map[string]*string // spec field → flag value, only when given
 	verbose  bool
 }
@@ -63,6 +65,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	specFlags := func(c *cobra.Command) {
 		f := c.Flags()
 		f.BoolVar(&o.local, "local", false, "a local cluster on this machine (provider local; needs root)")
+		f.BoolVar(&o.quick, "quick", false, "a small run: 20000 records, 200000 operations, 64 threads, 60 s per phase (reported as overridden)")
 		for _, d := range []struct{ field, usage string }{
 			{"profile", "built-in profile (ybbench profiles)"},
 			{"provider", "local or inventory"},
@@ -208,6 +211,10 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	}
 	if o.local {
 		s.Provider = "local"
+	}
+	if o.quick {
+		// Below the flags, above the file: a flag still wins.
+		s.Records, s.Operations, s.Threads, s.LoadThreads, s.Duration = 20000, 200000, 64, 16, 60*time.Second
 	}
 	for field, v := range o.set {
 		if err := pipeline.SetString(&s, field, *v); err != nil {

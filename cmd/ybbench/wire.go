@@ -38,9 +38,16 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 			}
 			return nil, fmt.Errorf("provider %q is not available", s.Provider)
 		},
-		Runner: func(runDir string, log *slog.Logger) (provision.Runner, error) {
-			return ssh.New(ssh.WithKnownHosts(filepath.Join(runDir, "ssh", "known_hosts")),
-				ssh.WithLogDir(filepath.Join(runDir, "logs")), ssh.WithLogger(log))
+		Runner: func(s *pipeline.Spec, runDir string, log *slog.Logger) (provision.Runner, error) {
+			opts := []ssh.Option{ssh.WithKnownHosts(filepath.Join(runDir, "ssh", "known_hosts")),
+				ssh.WithLogDir(filepath.Join(runDir, "logs")), ssh.WithLogger(log)}
+			if s.Provider == "local" || s.Provider == "inventory" {
+				// These machines are up already: a refused connection is an
+				// answer, not a machine still booting (cloud VMs get the
+				// runner's long default).
+				opts = append(opts, ssh.WithRetryWindow(20*time.Second))
+			}
+			return ssh.New(opts...)
 		},
 		Flavor: func(name string) (provision.Flavor, error) {
 			switch name {

@@ -83,7 +83,7 @@ func runEstimate(p *profiles.Profile, wl string, par profiles.Parameters) time.D
 // WriteStatus prints a run's ledger.
 func WriteStatus(w io.Writer, r *Run) error {
 	rec := r.Ledger().Record()
-	fmt.Fprintf(w, "run %s (%s), state %s, owner %s, orchestrator %s pid %d\n", rec.ID, rec.Spec.Profile, rec.State, rec.Owner, rec.Hostname, rec.PID)
+	fmt.Fprintf(w, "run %s (%s), state %s, outcome %s, owner %s, orchestrator %s pid %d\n", rec.ID, rec.Spec.Profile, rec.State, rec.Outcome, rec.Owner, rec.Hostname, rec.PID)
 	for _, s := range rec.Steps {
 		d := ""
 		if !s.Ended.IsZero() {

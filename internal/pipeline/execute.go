@@ -19,10 +19,13 @@ const TeardownTimeout = 10 * time.Minute
 // are collected); hard cancels everything but teardown (second Ctrl-C).
 func (r *Run) Execute(hard, stop context.Context) (err error) {
 	defer func() {
+		if err != nil {
+			r.ledger.SetOutcome(OutcomeFailed)
+		} else {
+			r.ledger.SetOutcome(OutcomeSucceeded)
+		}
 		if derr := r.Down(context.Background()); derr != nil {
 			err = errors.Join(err, derr)
-		} else if err != nil {
-			r.ledger.SetState(RunFailed, nil)
 		}
 		r.progress().Close()
 	}()
@@ -60,9 +63,6 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 	}
 	if err := r.Report(hard); err != nil && benchErr == nil {
 		benchErr = err
-	}
-	if benchErr == nil {
-		r.ledger.SetState(RunSucceeded, nil)
 	}
 	return benchErr
 }

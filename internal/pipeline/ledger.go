@@ -19,13 +19,17 @@ const (
 	StepFailed  = "failed"
 )
 
-// Run states.
+// Run states (the lifecycle).
 const (
 	RunActive             = "active"
-	RunSucceeded          = "succeeded"
-	RunFailed             = "failed"
 	RunTornDown           = "torn-down"
 	RunTeardownIncomplete = "teardown-incomplete"
+)
+
+// Run outcomes.
+const (
+	OutcomeSucceeded = "succeeded"
+	OutcomeFailed    = "failed"
 )
 
 // Step is one entry of the ledger.
@@ -52,8 +56,11 @@ type RunRecord struct {
 	Hostname string    `json:"orchestrator_host"`
 	PID      int       `json:"orchestrator_pid"`
 	Spec     Spec      `json:"spec"`
-	State    string    `json:"state"`
-	Steps    []Step    `json:"steps"`
+	// State is the run's lifecycle (active, torn-down, teardown-incomplete);
+	// Outcome how its work ended (succeeded, failed).
+	State   string `json:"state"`
+	Outcome string `json:"outcome,omitempty"`
+	Steps   []Step `json:"steps"`
 	// Remains lists what a teardown could not remove.
 	Remains []string `json:"remains,omitempty"`
 }
@@ -150,6 +157,14 @@ func (l *Ledger) Started(name string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.find(name) >= 0
+}
+
+// SetOutcome records how the run's work ended.
+func (l *Ledger) SetOutcome(outcome string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rec.Outcome = outcome
+	return l.save()
 }
 
 // SetState records the run's state (and what remains after a failed teardown).

@@ -25,7 +25,7 @@ type Deps struct {
 	// Provider returns the provider of a spec.
 	Provider func(s *Spec, runDir string) (infra.Provider, error)
 	// Runner returns the runner that reaches the run's hosts.
-	Runner func(runDir string, log *slog.Logger) (provision.Runner, error)
+	Runner func(s *Spec, runDir string, log *slog.Logger) (provision.Runner, error)
 	// Flavor returns a database flavor by name.
 	Flavor func(name string) (provision.Flavor, error)
 	// NewKey makes the run's SSH key in dir and returns the public
@@ -168,7 +168,7 @@ func (r *Run) ensureRunner() error {
 	if r.runner != nil {
 		return nil
 	}
-	rn, err := r.deps.Runner(r.dir, r.log())
+	rn, err := r.deps.Runner(&r.spec.Spec, r.dir, r.log())
 	if err != nil {
 		return exitcode.Wrap(exitcode.Tool, err)
 	}
@@ -274,6 +274,16 @@ func (r *Run) Install(ctx context.Context) error {
 	})
 }
 
+// benchStarted reports whether any bench step began (agents were shipped).
+func (r *Run) benchStarted() bool {
+	for _, st := range r.ledger.Record().Steps {
+		if strings.HasPrefix(st.Name, "bench/") {
+			return true
+		}
+	}
+	return false
+}
+
 // Down tears the run down from what the ledger and the run directory say,
 // even after the orchestrator was killed: on an inventory the database is
 // stopped and wiped and the agents' files removed; otherwise the provider
@@ -307,16 +317,23 @@ func (r *Run) down(ctx context.Context) error {
 		// Killed during up: the provider works from the run directory.
 		c = &infra.Cluster{Name: r.ID(), Provider: r.spec.Provider, Meta: map[string]string{"run_dir": r.dir}}
 	}
-	if r.spec.Provider == "inventory" && r.cluster != nil {
+	if r.spec.Provider == "inventory" && r.cluster != nil && (r.ledger.Started("install") || r.benchStarted()) {
+		// Only what the run may have put on the machines is wiped: a run
+		// that stopped at the preflight has nothing to remove (and its
+		// unreachable host is no reason to leave the others unwiped).
 		if err := r.ensureRunner(); err != nil {
 			return err
 		}
-		if fl, err := r.deps.Flavor(r.spec.Flavor); err == nil {
+		if fl, err := r.deps.Flavor(r.spec.Flavor); err == nil && r.ledger.Started("install") {
 			if err := fl.Wipe(ctx, r.runner, c); err != nil {
 				errs = append(errs, fmt.Errorf("wipe the database: %w", err))
 			}
 		}
-		_, err := provision.Parallel(ctx, c.ByRole(infra.RoleClient), provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
+		clients := c.ByRole(infra.RoleClient)
+		if !r.benchStarted() {
+			clients = nil
+		}
+		_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
 			res, err := r.runner.Run(ctx, h, "rm -rf -- "+provision.Quote(filepath.Join(h.Base, "agent"))+" "+provision.Quote(filepath.Join(h.Base, "bin")), provision.Step("wipe-agent"))
 			if err == nil {
 				err = res.Err()

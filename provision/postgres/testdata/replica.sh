@@ -10,7 +10,18 @@ umask 077
 printf '%s:%s:*:repl:%s\n' 10.213.0.2 5433 "$YB_REPL_PASSWORD" >"$passfile"
 chown ybbench "$passfile"
 if [ ! -f "$pgdata/PG_VERSION" ]; then
-  as_pg env PGPASSFILE="$passfile" "$bin/pg_basebackup" -h 10.213.0.2 -p 5433 -U repl -D "$pgdata" -X stream -c fast >/runs/r1/hosts/db2/postgres/log/basebackup.log 2>&1
+  # A base backup is retried (twice, 3 s apart): each failure is reported,
+  # and only the last one fails the step.
+  for attempt in 1 2 3; do
+    rm -rf "$pgdata"
+    if as_pg env PGPASSFILE="$passfile" "$bin/pg_basebackup" -h 10.213.0.2 -p 5433 -U repl -D "$pgdata" -X stream -c fast >/runs/r1/hosts/db2/postgres/log/basebackup.log 2>&1; then
+      break
+    fi
+    echo "pg_basebackup from 10.213.0.2 failed (attempt $attempt):" >&2
+    tail -n 15 /runs/r1/hosts/db2/postgres/log/basebackup.log >&2
+    [ "$attempt" -lt 3 ] || exit 1
+    sleep 3
+  done
 fi
 cat >"$pgdata/ybbench.conf" <<'CONF'
 hot_standby = on
