@@ -120,7 +120,7 @@ func Quorum(replicas []string) string {
 // ConfLines is the postgresql.conf of one node: the flavor's fixed settings
 // and the run's overrides (the quorum is set apart, once the replicas
 // stream). It is a pure function.
-func ConfLines(h infra.Host, dir string, port int, overrides map[string]string) []string {
+func ConfLines(h infra.Host, dir string, port int, replicas int, overrides map[string]string) []string {
 	c := map[string]string{
 		"listen_addresses":        "'" + h.PrivateIP + "'",
 		"port":                    strconv.Itoa(port),
@@ -128,10 +128,16 @@ func ConfLines(h infra.Host, dir string, port int, overrides map[string]string) 
 		"max_connections":         "1100", // 256 threads × 2 clients × 2, with headroom
 		"shared_buffers":          "'256MB'",
 		"wal_level":               "replica",
-		"max_wal_senders":         "10",
-		"hot_standby":             "on",
-		"synchronous_commit":      "on",
-		"logging_collector":       "off",
+		// Each replica's base backup takes two WAL senders (-X stream) and
+		// its streaming one more; replicas are built at the same time.
+		"max_wal_senders": strconv.Itoa(max(10, 3*replicas+2)),
+		// Keep the WAL a concurrent base backup still needs: several fast
+		// checkpoints at once otherwise recycle segments it has not
+		// streamed yet ("requested WAL segment has already been removed").
+		"wal_keep_size":      "'512MB'",
+		"hot_standby":        "on",
+		"synchronous_commit": "on",
+		"logging_collector":  "off",
 	}
 	for k, v := range overrides {
 		c[k] = v
@@ -230,7 +236,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	// 2. The primary.
 	log.Info("starting the primary", "host", primary.Name)
 	pn := node{Host: primary.Name, User: primary.ServiceUser, Dir: dir(primary), Sock: sockDir(dir(primary)), Bin: bins[0], Port: port,
-		DBUser: dbUser, Database: database, Conf: ConfLines(primary, dir(primary), port, overrides), Quorum: Quorum(replicas)}
+		DBUser: dbUser, Database: database, Conf: ConfLines(primary, dir(primary), port, len(replicas), overrides), Quorum: Quorum(replicas)}
 	if err := runScript(ctx, r, primary, "primary", pn, env); err != nil {
 		return nil, err
 	}
@@ -239,7 +245,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 		_, err := provision.Parallel(ctx, dbs[1:], popts, func(ctx context.Context, h infra.Host) (struct{}, error) {
 			i := indexOf(dbs, h.Name)
 			n := node{Host: h.Name, User: h.ServiceUser, Dir: dir(h), Sock: sockDir(dir(h)), Bin: bins[i], Port: port, Primary: primary.PrivateIP,
-				Conf: ConfLines(h, dir(h), port, overrides)}
+				Conf: ConfLines(h, dir(h), port, len(replicas), overrides)}
 			return struct{}{}, runScript(ctx, r, h, "replica", n, map[string]string{"YB_REPL_PASSWORD": rpw})
 		})
 		if err != nil {

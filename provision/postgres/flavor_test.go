@@ -30,7 +30,7 @@ func golden(t *testing.T, name, got string) {
 
 func TestRenderedScripts(t *testing.T) {
 	h := infra.Host{Name: "db1", PrivateIP: "10.213.0.2", Base: "/runs/r1/hosts/db1", ServiceUser: "ybbench", Shared: true}
-	conf := ConfLines(h, dir(h), 5433, map[string]string{"max_connections": "300"})
+	conf := ConfLines(h, dir(h), 5433, 2, map[string]string{"max_connections": "300"})
 	for _, c := range []struct {
 		name string
 		n    node
@@ -59,8 +59,11 @@ func TestQuorumIsAMajorityOfTheNodes(t *testing.T) {
 			t.Errorf("%d replicas: %q, want %q", replicas, got, want)
 		}
 	}
-	if got := strings.Join(ConfLines(infra.Host{PrivateIP: "10.0.0.1"}, "/d", 5433, nil), "\n"); strings.Contains(got, "synchronous_standby_names") {
+	if got := strings.Join(ConfLines(infra.Host{PrivateIP: "10.0.0.1"}, "/d", 5433, 8, nil), "\n"); strings.Contains(got, "synchronous_standby_names") {
 		t.Errorf("the quorum is set apart, once the replicas stream: %s", got)
+	}
+	if got := strings.Join(ConfLines(infra.Host{PrivateIP: "10.0.0.1"}, "/d", 5433, 8, nil), "\n"); !strings.Contains(got, "max_wal_senders = 26") {
+		t.Errorf("8 replicas built at once need 26 WAL senders: %s", got)
 	}
 }
 

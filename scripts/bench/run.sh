@@ -22,4 +22,5 @@ mkdir -p bench-out
 echo "== Go benchmarks" >&2
 go test -run '^$' -bench . -benchmem ./bench/... | tee bench-out/go-bench.txt
 echo "== side by side" >&2
+export YBBENCH_TERRAFORM=${YBBENCH_TERRAFORM:-$root/.testenv/bin/terraform}
 go run ./scripts/bench/sidebyside -endpoints .testenv/endpoints.json "$@"

@@ -18,6 +18,7 @@ port = 5433
 shared_buffers = '256MB'
 synchronous_commit = on
 unix_socket_directories = '/tmp/ybbpg-9238e062f4'
+wal_keep_size = '512MB'
 wal_level = replica
 CONF
 grep -q "^include = 'ybbench.conf'" "$pgdata/postgresql.conf" || echo "include = 'ybbench.conf'" >>"$pgdata/postgresql.conf"

@@ -59,7 +59,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,ycql (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,ycql,pipeline (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -257,8 +257,13 @@ func run() error {
 			return fmt.Errorf("ycql section: %w", err)
 		}
 	}
+	if want("pipeline") {
+		if err := pipelineSection(out); err != nil {
+			return fmt.Errorf("pipeline section: %w", err)
+		}
+	}
 	fmt.Print(out.String())
-	return os.WriteFile(filepath.Join(*workdir, "issue2-bench.md"), []byte(out.String()), 0o644)
+	return os.WriteFile(filepath.Join(*workdir, "bench.md"), []byte(out.String()), 0o644)
 }
 
 var ycsbThroughput = regexp.MustCompile(`\[OVERALL\], Throughput\(ops/sec\), ([0-9.E]+)`)
