@@ -7,7 +7,8 @@ import (
 
 // Quoted values survive a real shell unchanged, whatever they contain.
 func TestQuoteRoundTripsThroughBash(t *testing.T) {
-	for _, s := range []string{"", "plain", "with space", "it's", `a"b`, "$(rm -rf /)", "`x`", "a\nb", "*", "~user", "x;y|z&"} {
+	for _, s := range []string{"", "plain", "with space", "it's", `a"b`, "$(rm -rf /)", "`x`", "a\nb", "*", "~user", "x;y|z&",
+		"$HOME", "back\\slash", "tab\there", "*?[a]", "~", "!bang", "'", "''", "\\'", "é ü 日本", "[::1]:7100"} {
 		out, err := exec.Command("bash", "-c", "printf %s "+Quote(s)).Output()
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,8 @@
 package kv
 
 import (
+	"github.com/ybbench/ybbench/bench/agentutil"
+
 	"errors"
 	"fmt"
 	"os"
@@ -271,7 +273,7 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		}
 	}
 	if f := o.Set["ybload_password_file"]; f != "" {
-		pw, err := ycql.ReadSecretFile(f)
+		pw, err := agentutil.ReadSecretFile(f)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--ybload_password_file: %w", err))
 		}

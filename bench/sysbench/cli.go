@@ -1,13 +1,14 @@
 package sysbench
 
 import (
+	"github.com/ybbench/ybbench/bench/agentutil"
+
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,7 +17,6 @@ import (
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/pace"
 	"github.com/ybbench/ybbench/bench/record"
-	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
@@ -43,7 +43,7 @@ func Main(ctx context.Context, args []string, env *Env) int {
 }
 
 func run(ctx context.Context, args []string, env *Env) error {
-	o, err := ParseArgs(args, env.Getenv, ysql.ReadSecretFile)
+	o, err := ParseArgs(args, env.Getenv, agentutil.ReadSecretFile)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, err)
 	}
@@ -141,14 +141,14 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 		defer f.Close()
 		agent := o.Agent
 		if agent == "" {
-			agent = hostname()
+			agent = agentutil.Hostname()
 		}
 		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: agent, Workload: "sysbench/" + o.Workload, Phase: "run", Settings: settings})
 		rs.Counters = wl.Counters
 		ec.Sinks = append(ec.Sinks, rs)
 	}
 	if o.CPUProfile != "" {
-		stop, err := startCPUProfile(o.CPUProfile)
+		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
 		if err != nil {
 			return exitcode.Errorf(exitcode.Config, "--ybload-cpuprofile: %v", err)
 		}
@@ -224,25 +224,4 @@ func settingsOf(o *Options, srv ServerInfo, seed uint64, version string) map[str
 		s["option."+k] = o.Given[k]
 	}
 	return s
-}
-
-func hostname() string {
-	h, err := os.Hostname()
-	if err != nil {
-		return "agent"
-	}
-	return h
-}
-
-// startCPUProfile writes a pprof CPU profile of the run (--ybload-cpuprofile).
-func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -209,23 +208,6 @@ func ParseNodes(s string) (hosts []string, port int, err error) {
 		hosts = append(hosts, h)
 	}
 	return hosts, port, nil
-}
-
-// ReadSecretFile reads a password from a file readable by its owner only,
-// so that it never needs to be on a command line.
-func ReadSecretFile(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("%s is readable by others (mode %v): make it 0600", path, st.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
 }
 
 // PasswordEnv is the environment variable a YCQL password may come from.

@@ -36,23 +36,6 @@ func TestParseNodes(t *testing.T) {
 	}
 }
 
-func TestReadSecretFileRefusesReadableFiles(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "pw")
-	if err := os.WriteFile(p, []byte("s3cret\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if pw, err := ReadSecretFile(p); err != nil || pw != "s3cret" {
-		t.Errorf("0600: %q %v", pw, err)
-	}
-	if err := os.Chmod(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadSecretFile(p); err == nil {
-		t.Error("a 0644 password file was accepted")
-	}
-}
-
 func props(t *testing.T, file string, flags ...string) *ycsb.Props {
 	t.Helper()
 	p := ycsb.NewProps()

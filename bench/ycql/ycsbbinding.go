@@ -1,6 +1,8 @@
 package ycql
 
 import (
+	"github.com/ybbench/ybbench/bench/agentutil"
+
 	"context"
 	"errors"
 	"fmt"
@@ -92,7 +94,7 @@ func NewYCSB(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*YCSB
 	c.Username = p.Get("cassandra.username", "")
 	c.Password = p.Get("cassandra.password", "")
 	if f := p.Get("cassandra.password.file", ""); f != "" {
-		pw, err := ReadSecretFile(f)
+		pw, err := agentutil.ReadSecretFile(f)
 		if err != nil {
 			bad("cassandra.password.file", err.Error())
 		}

@@ -1,6 +1,8 @@
 package ycsb
 
 import (
+	"github.com/ybbench/ybbench/bench/agentutil"
+
 	"context"
 	"embed"
 	"errors"
@@ -12,7 +14,6 @@ import (
 	"os"
 	"path"
 	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -292,7 +293,7 @@ func run(ctx context.Context, args []string, env *Env) error {
 		ec.Sinks = append(ec.Sinks, rs)
 	}
 	if prof := p.Get("ybload.cpuprofile", ""); prof != "" {
-		stop, err := startCPUProfile(prof)
+		stop, err := agentutil.StartCPUProfile(prof)
 		if err != nil {
 			return exitcode.Errorf(exitcode.Config, "ybload.cpuprofile: %v", err)
 		}
@@ -484,7 +485,7 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 	ro.exportFile = p.Get("exportfile", "")
 	ro.records = p.Get("ybload.records", "")
 	ro.summary = p.Get("ybload.summary", "")
-	ro.agent = p.Get("ybload.agent", hostname())
+	ro.agent = p.Get("ybload.agent", agentutil.Hostname())
 	ro.prepareOnly = p.Bool("ybload.prepare.only", false)
 	if p.Has("ybload.start.at") {
 		ms, err := p.Long("ybload.start.at", 0)
@@ -503,25 +504,4 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 		ro.seed = uint64(time.Now().UnixNano())
 	}
 	return ro, errors.Join(errs...)
-}
-
-func hostname() string {
-	h, err := os.Hostname()
-	if err != nil {
-		return "agent"
-	}
-	return h
-}
-
-// startCPUProfile writes a pprof CPU profile of the run (ybload.cpuprofile).
-func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

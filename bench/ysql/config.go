@@ -4,11 +4,12 @@
 package ysql
 
 import (
+	"github.com/ybbench/ybbench/bench/agentutil"
+
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 
@@ -109,7 +110,7 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 	c.Password = p.Get("ysql.password", p.Get("db.passwd", ""))
 	for _, key := range []string{"ysql.password.file", "db.passwd.file"} {
 		if f := p.Get(key, ""); f != "" {
-			pw, err := ReadSecretFile(f)
+			pw, err := agentutil.ReadSecretFile(f)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: %w", p.SourceOf(key), key, err))
 			}
@@ -215,20 +216,4 @@ func parseURL(s string) (Endpoint, error) {
 		}
 	}
 	return ep, nil
-}
-
-// ReadSecretFile reads a password from a file readable by its owner only.
-func ReadSecretFile(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("%s is readable by others (mode %v): make it 0600", path, st.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
 }

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // The remote scripts live in scripts/*.sh.tmpl. They are rendered by pure
@@ -24,36 +25,15 @@ var scripts = template.Must(template.New("").
 	Option("missingkey=error").
 	ParseFS(scriptFS, "scripts/*.sh.tmpl"))
 
-// shellQuote quotes s as one bash word. Words made only of characters that
-// bash never treats specially are left as they are, so that the rendered
-// scripts stay readable; anything else is single-quoted, with each single
-// quote written as '\”.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=@%+,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // q is the templates' quoting function: any value, formatted with %v, as
 // one bash word.
-func q(v any) string { return shellQuote(fmt.Sprint(v)) }
+func q(v any) string { return provision.Quote(fmt.Sprint(v)) }
 
 // qjoin quotes every element and joins them with spaces: several words.
 func qjoin(vs []string) string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		out[i] = shellQuote(v)
+		out[i] = provision.Quote(v)
 	}
 	return strings.Join(out, " ")
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // The stand-in tarball. It has the layout of a YugabyteDB release tarball
@@ -51,7 +52,7 @@ rec="$data/yb-data/${name#yb-}/standin"
 mkdir -p "$rec"
 printf '%s\n' "$@" >"$rec/args"
 id -un >"$rec/user"
-printf '%s %s %s\n' "$(date +%s.%N)" "$name" "$data" >>` + shellQuote(orderLog) + `
+printf '%s %s %s\n' "$(date +%s.%N)" "$name" "$data" >>` + provision.Quote(orderLog) + `
 # The pid file last: once it is there, so is everything else.
 echo $$ >"$rec/pid.tmp"
 mv "$rec/pid.tmp" "$rec/pid"
