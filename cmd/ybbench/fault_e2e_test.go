@@ -203,3 +203,46 @@ func startSSHD(t *testing.T, h infra.Host, sshDir string) {
 	}
 	time.Sleep(500 * time.Millisecond)
 }
+
+// The orchestrator SIGKILLed in the middle of a run: `ybbench resume`
+// skips the steps done, redoes the interrupted workload from a fresh
+// table, finishes and tears down.
+func TestFaultKilledOrchestratorThenResume(t *testing.T) {
+	runs := runsDir(t)
+	cleanupRuns(t, runs)
+	cmd, _ := start(t, quickArgs("run", "--local", "--db-hosts=1", "--client-hosts=1", "--workloads=workloada,workloadc", "--runs-dir="+runs, "--subnet=10.213.126.0/24")...)
+	dir := runDirIn(t, runs, time.Minute)
+	waitStep(t, dir, "bench/workloadc/load", 5*time.Minute)
+	time.Sleep(2 * time.Second) // the agent is loading: the table is half full
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	r := ybbench(t, "resume", "--run", dir)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d\n%s", r.code, tail(r.stderr, 30))
+	}
+	l := readLedger(t, dir)
+	done := map[string]int{}
+	for _, s := range l.Steps {
+		if s.Status == "done" {
+			done[s.Name]++
+		}
+	}
+	for _, st := range []string{"up", "install", "bench/workloada/run", "bench/workloadc/load", "bench/workloadc/run", "collect", "down"} {
+		if done[st] != 1 {
+			t.Errorf("step %s done %d times after resume", st, done[st])
+		}
+	}
+	var res collect.Result
+	b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+	json.Unmarshal(b, &res)
+	if m := findMeasurement(t, &res, "workloadc", "load", "INSERT"); m.Count != 3000 || m.Errors != 0 {
+		t.Errorf("the redone load inserted %d records with %d errors, want 3000 and 0", m.Count, m.Errors)
+	}
+	if l.State != "torn-down" || !strings.Contains(r.stdout, "## workloadc") {
+		t.Errorf("state %q; report printed: %v", l.State, strings.Contains(r.stdout, "## workloadc"))
+	}
+	if strings.Contains(r.stderr, "== up:") || strings.Contains(r.stderr, "== bench/workloada/run") {
+		t.Errorf("resume redid steps that were done:\n%s", tail(r.stderr, 30))
+	}
+	assertNothingRemains(t, dir, "10.213.126.")
+}

@@ -325,8 +325,15 @@ func (r *Run) Bench(ctx, stop context.Context) error {
 		r.StopAgents(ctx)
 	})
 	defer watch()
+	// A workload is redone whole unless its run phase finished: a phase
+	// cut off by a killed orchestrator left its table half loaded (or its
+	// run's inserts half made), and only a fresh table gives the same
+	// numbers. Agents a killed orchestrator left running are stopped first.
+	if r.benchStarted() {
+		r.StopAgents(ctx)
+	}
 	for _, ph := range r.Phases() {
-		if r.ledger.Done(ph.stepName()) {
+		if r.ledger.Done(Phase{Workload: ph.Workload, Phase: "run"}.stepName()) {
 			continue
 		}
 		if stop.Err() != nil || ctx.Err() != nil {
@@ -349,7 +356,10 @@ func (r *Run) StopAgents(ctx context.Context) {
 		return
 	}
 	provision.Parallel(ctx, r.cluster.ByRole(infra.RoleClient), provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		script := "for f in " + provision.Quote(agentDir(h)) + "/*.pid; do [ -f \"$f\" ] && kill -INT \"$(cat \"$f\")\" 2>/dev/null; done; true"
+		// Only a pid that is still a ybload is signalled: a finished
+		// agent's pid may belong to another process by now.
+		script := "for f in " + provision.Quote(agentDir(h)) + "/*.pid; do [ -f \"$f\" ] || continue; p=$(cat \"$f\"); " +
+			"[ \"$(cat /proc/$p/comm 2>/dev/null)\" = ybload ] && kill -INT \"$p\"; rm -f \"$f\"; done; true"
 		_, err := r.runner.Run(ctx, h, script, provision.Step("agent-stop"))
 		return struct{}{}, err
 	})
