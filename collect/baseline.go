@@ -29,6 +29,11 @@ type BaselineRow struct {
 	Mix map[string]float64 `yaml:"mix" json:"mix"`
 	// CPU is a published node CPU figure (percent user+sys), if any.
 	CPU float64 `yaml:"cpu,omitempty" json:"cpu,omitempty"`
+	// Threads overrides the table's thread count for this row.
+	Threads int `yaml:"threads,omitempty" json:"threads,omitempty"`
+	// UnitsPerOp is how many counted operations one latency sample stands
+	// for (keys per batch); throughput counts units.
+	UnitsPerOp float64 `yaml:"units_per_op,omitempty" json:"units_per_op,omitempty"`
 }
 
 // Published is one latency column of a published row.
@@ -61,7 +66,14 @@ func (r *BaselineRow) LittlesLaw(threads int) (float64, error) {
 			return 0, fmt.Errorf("%s: no published latency for %s", r.Workload, op)
 		}
 	}
-	return float64(threads) / (r.Throughput * mean), nil
+	if r.Threads > 0 {
+		threads = r.Threads
+	}
+	rate := r.Throughput
+	if r.UnitsPerOp > 1 {
+		rate /= r.UnitsPerOp // Little's law per batch
+	}
+	return float64(threads) / (rate * mean), nil
 }
 
 // Consistent reports whether every row satisfies Little's law within a

@@ -95,6 +95,18 @@ func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
 			}
 			s.WriteString("\n")
 		}
+		if len(wr.CPU) > 0 {
+			hosts := make([]string, 0, len(wr.CPU))
+			for h := range wr.CPU {
+				hosts = append(hosts, h)
+			}
+			sort.Strings(hosts)
+			s.WriteString("Node CPU (user+sys) over the measured phase:")
+			for _, h := range hosts {
+				fmt.Fprintf(&s, " %s %.1f%%", h, wr.CPU[h].Percent)
+			}
+			fmt.Fprintf(&s, " — %s.\n", wr.CPU[hosts[0]].Source)
+		}
 		if wr.SanityText != "" {
 			fmt.Fprintf(&s, "Sanity (Little's law, ≈ 1 for a closed loop): %s.\n", wr.SanityText)
 		}

@@ -46,9 +46,23 @@ type WorkloadResult struct {
 	Comparisons []Comparison `json:"comparisons,omitempty"`
 	// Sanity is threads ÷ (throughput × mean outer-operation latency) of
 	// the measured phase: ≈ 1 for a closed loop.
-	Sanity     float64  `json:"sanity,omitempty"`
-	SanityText string   `json:"sanity_text,omitempty"`
-	Problems   []string `json:"problems,omitempty"`
+	Sanity     float64 `json:"sanity,omitempty"`
+	SanityText string  `json:"sanity_text,omitempty"`
+	// CPU is each db host's CPU over the measured phase.
+	CPU      map[string]HostCPU `json:"cpu,omitempty"`
+	Problems []string           `json:"problems,omitempty"`
+}
+
+// HostCPU is a db host's CPU use over a phase.
+type HostCPU struct {
+	Percent float64 `json:"percent"`
+	// Source says what was measured (the node's /proc/stat, or the
+	// database processes' own CPU time on hosts that share a kernel).
+	Source string `json:"source"`
+	// Seconds and SecondsAtEnd are the CPU seconds used over the phase and
+	// the processes' cumulative CPU seconds when it ended (process mode).
+	Seconds      float64 `json:"cpu_seconds,omitempty"`
+	SecondsAtEnd float64 `json:"cpu_seconds_at_end,omitempty"`
 }
 
 // PhaseResult is a merged phase, as recorded.
@@ -144,11 +158,11 @@ func (p *PhaseResult) Find(name string) *MeasurementResult {
 
 // Compare puts the measured phase beside the published row: throughput
 // with throughput, each latency column with the statistic it names.
-func Compare(row *BaselineRow, p *PhaseResult) []Comparison {
+func Compare(row *BaselineRow, p *PhaseResult, throughput float64, cpu map[string]HostCPU) []Comparison {
 	if row == nil {
 		return nil
 	}
-	out := []Comparison{{Column: "throughput", Statistic: "throughput", Unit: "ops/s", Published: row.Throughput, Measured: p.Throughput}}
+	out := []Comparison{{Column: "throughput", Statistic: "throughput", Unit: "ops/s", Published: row.Throughput, Measured: throughput}}
 	for _, l := range row.Latencies {
 		c := Comparison{Column: l.Label, Statistic: l.Statistic + " " + l.Op, Unit: "ms", Published: l.MS}
 		if m := p.Find(l.Op); m != nil {
@@ -162,6 +176,13 @@ func Compare(row *BaselineRow, p *PhaseResult) []Comparison {
 			}
 		}
 		out = append(out, c)
+	}
+	if row.CPU > 0 && len(cpu) > 0 {
+		var sum float64
+		for _, c := range cpu {
+			sum += c.Percent
+		}
+		out = append(out, Comparison{Column: "CPU (User + Sys)", Statistic: "mean db host CPU", Unit: "%", Published: row.CPU, Measured: sum / float64(len(cpu))})
 	}
 	for i := range out {
 		if out[i].Published > 0 {
@@ -203,6 +224,28 @@ func YCSBSanity(p *PhaseResult) (float64, string) {
 	mean := total / ops // µs
 	v := float64(p.Threads) / (p.Throughput * mean / 1e6)
 	return v, fmt.Sprintf("%d threads ÷ (%.0f ops/s × %.3f ms mean) = %.2f", p.Threads, p.Throughput, mean/1000, v)
+}
+
+// OneSampleSanity is threads ÷ (rate × mean latency) for workloads whose
+// every outer operation is one latency sample (a sysbench event, a KV read,
+// write or batch): the rate counts samples, not the keys a batch stands for.
+func OneSampleSanity(p *PhaseResult) (float64, string) {
+	var total, n float64
+	for _, m := range p.Measurements {
+		if m.Name == "CLEANUP" {
+			continue
+		}
+		c := float64(m.Count + m.Errors)
+		total += c * m.Latency.Mean
+		n += c
+	}
+	if n == 0 || p.WindowMS <= 0 {
+		return 0, "no operations measured"
+	}
+	rate := n / (float64(p.WindowMS) / 1000)
+	mean := total / n
+	v := float64(p.Threads) / (rate * mean / 1e6)
+	return v, fmt.Sprintf("%d threads ÷ (%.0f operations/s × %.3f ms mean) = %.2f", p.Threads, rate, mean/1000, v)
 }
 
 // WriteJSON writes v as indented JSON to path, atomically.

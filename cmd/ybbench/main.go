@@ -65,7 +65,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	specFlags := func(c *cobra.Command) {
 		f := c.Flags()
 		f.BoolVar(&o.local, "local", false, "a local cluster on this machine (provider local; needs root)")
-		f.BoolVar(&o.quick, "quick", false, "a small run: 20000 records, 200000 operations, 64 threads, 60 s per phase (reported as overridden)")
+		f.BoolVar(&o.quick, "quick", false, "a small run: 20000 records, 200000 operations, 64 threads, 60 s per phase, 10 s warm-up where the profile has one (reported as overridden)")
 		for _, d := range []struct{ field, usage string }{
 			{"profile", "built-in profile (ybbench profiles)"},
 			{"provider", "local or inventory"},
@@ -76,6 +76,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			{"records", "override the profile's record count"},
 			{"operations", "override the profile's operation count"},
 			{"duration", "override the run phase's time limit (e.g. 30s)"},
+			{"warmup", "override the warm-up before the measured window (sysbench)"},
 			{"threads", "override the run phase's threads"},
 			{"load_threads", "override the load phase's threads"},
 			{"workloads", "run only these workloads (comma list)"},
@@ -214,7 +215,7 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	}
 	if o.quick {
 		// Below the flags, above the file: a flag still wins.
-		s.Records, s.Operations, s.Threads, s.LoadThreads, s.Duration = 20000, 200000, 64, 16, 60*time.Second
+		s.Records, s.Operations, s.Threads, s.LoadThreads, s.Duration, s.Warmup = 20000, 200000, 64, 16, 60*time.Second, 10*time.Second
 	}
 	for field, v := range o.set {
 		if err := pipeline.SetString(&s, field, *v); err != nil {

@@ -55,9 +55,11 @@ func agentArgs(binding string, ph Phase, records, ops int64, threads int, durati
 	a := []string{cmd, binding, "-P", "workloads/" + ph.Workload, "-P", props, "-p", "recordcount=" + strconv.FormatInt(records, 10)}
 	switch ph.Phase {
 	case "prepare":
-		a = append(a, "-p", "ybload.prepare.only=true", "-p", "ysql.createdatabase=true", "-p", "ysql.droptable=true",
-			"-p", "ysql.createtable=true", "-p", "ysql.ddl="+ddl)
-		return a
+		a = append(a, "-p", "ybload.prepare.only=true")
+		if binding == "ycql" {
+			return append(a, "-p", "ycql.createtable=true", "-p", "ycql.droptable=true")
+		}
+		return append(a, "-p", "ysql.createdatabase=true", "-p", "ysql.droptable=true", "-p", "ysql.createtable=true", "-p", "ysql.ddl="+ddl)
 	case "load":
 		start, count := split(records, n, idx)
 		a = append(a, "-p", "insertstart="+strconv.FormatInt(start, 10), "-p", "insertcount="+strconv.FormatInt(count, 10))
@@ -142,37 +144,53 @@ func (r *Run) shipAgent(ctx context.Context, clients []infra.Host) error {
 	return exitcode.Wrap(exitcode.Provision, err)
 }
 
-// runPhase runs one phase on the clients: each gets its properties file
+// recordsOf reports whether a phase writes tick records.
+func recordsOf(ph Phase) bool { return ph.Phase == "load" || ph.Phase == "run" }
+
+// runPhase runs one phase on the clients: each gets its private files
 // (0600) and is told to start at the same wall-clock instant; their status
-// lines stream into the progress view; their record files are fetched
-// afterwards, even when the phase failed.
+// lines stream into the progress view; their files are fetched
+// afterwards, even when the phase failed. Around the measured phase the
+// db hosts' CPU is sampled.
 func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) error {
-	pw, err := os.ReadFile(r.dep.PasswordFile)
-	if err != nil && r.dep.PasswordFile != "" {
-		return exitcode.Wrap(exitcode.Tool, fmt.Errorf("database password: %w", err))
+	fam, err := familyOf(r.profile().Family)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
 	}
-	props := agentProps(r.dep.Flavor, r.dep.YSQL, r.dep.Database, r.dep.User, strings.TrimSpace(string(pw)))
-	p := r.spec.Params
-	threads := p.Threads
-	if ph.Phase == "load" {
-		threads = p.LoadThreads
+	pw := ""
+	if r.dep.PasswordFile != "" {
+		b, err := os.ReadFile(r.dep.PasswordFile)
+		if err != nil {
+			return exitcode.Wrap(exitcode.Tool, fmt.Errorf("database password: %w", err))
+		}
+		pw = strings.TrimSpace(string(b))
 	}
 	hosts := clients
-	if ph.Phase == "prepare" {
-		hosts = clients[:1] // one agent creates the table before the others load it
+	if fam.firstClientOnly(ph.Phase) {
+		hosts = clients[:1]
 	}
+	p := r.spec.Params
 	startAt := time.Now().Add(r.spec.StartDelay)
-	about := fmt.Sprintf("%s %s on %d client(s), %d threads", ph.Workload, ph.Phase, len(hosts), threads)
+	about := fmt.Sprintf("%s %s on %d client(s)", ph.Workload, ph.Phase, len(hosts))
 	return r.step(ph.stepName(), about, hostNames(hosts), func() (map[string]string, error) {
+		var cpu0 map[string]cpuSample
+		if ph.Phase == "run" {
+			cpu0 = r.sampleCPU(ctx)
+		}
 		results, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (provision.Result, error) {
-			i := indexOfHost(hosts, h.Name)
 			dir := agentDir(h)
-			if err := r.runner.Put(ctx, h, filepath.Join(dir, ph.fileBase()+".properties"), strings.NewReader(props), 0o600); err != nil {
-				return provision.Result{}, err
-			}
-			args := agentArgs(r.profile().Binding, ph, p.Records, p.Operations, threads, p.Duration, p.DDL, i, len(hosts), dir, h.Name, startAt)
-			if ph.Phase != "prepare" {
+			in := agentInput{Profile: r.profile().Name, Binding: r.profile().Binding, Phase: ph, WLArgs: r.profile().WorkloadArgs[ph.Workload],
+				Idx: indexOfHost(hosts, h.Name), N: len(hosts), Dir: dir, Host: h.Name, StartAt: startAt, Dep: r.dep, Password: pw,
+				Params: paramsView{Records: p.Records, Operations: p.Operations, Threads: p.Threads, LoadThreads: p.LoadThreads,
+					Duration: p.Duration, Warmup: p.Warmup, DDL: p.DDL, Tables: p.Tables}}
+			args, files := fam.invocation(in)
+			if ph.Phase != "prepare" && ph.Phase != "cleanup" {
 				args = append(args, extraProps(r.spec.AgentProperties, ph)...)
+			}
+			for name, content := range files {
+				if err := r.runner.Put(ctx, h, filepath.Join(dir, name), strings.NewReader(content), 0o600); err != nil {
+					return provision.Result{}, err
+				}
 			}
 			script := fmt.Sprintf("cd %s && echo $$ > %s && exec %s %s > %s",
 				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(filepath.Join(h.Base, "bin", "ybload")),
@@ -185,8 +203,13 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 			}
 			return res, res.Err()
 		})
-		ferr := r.fetch(context.WithoutCancel(ctx), ph, hosts)
 		details := map[string]string{}
+		if cpu0 != nil {
+			for k, v := range cpuUse(cpu0, r.sampleCPU(context.WithoutCancel(ctx))) {
+				details[k] = v
+			}
+		}
+		ferr := r.fetch(context.WithoutCancel(ctx), ph, hosts)
 		for i, res := range results {
 			details[hosts[i].Name+".exit"] = strconv.Itoa(res.ExitCode)
 		}
@@ -233,9 +256,6 @@ func quoteAll(args []string) string {
 
 // fetch copies the agents' files of a phase into runs/<id>/agents/<host>/.
 func (r *Run) fetch(ctx context.Context, ph Phase, hosts []infra.Host) error {
-	if ph.Phase == "prepare" {
-		return nil
-	}
 	_, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
 		local := filepath.Join(r.dir, "agents", h.Name)
 		if err := os.MkdirAll(local, 0o755); err != nil {
@@ -250,7 +270,10 @@ func (r *Run) fetch(ctx context.Context, ph Phase, hosts []infra.Host) error {
 			}
 			err = r.runner.Get(ctx, h, filepath.Join(agentDir(h), name), f)
 			f.Close()
-			if err != nil && ext == ".jsonl" {
+			if err != nil {
+				os.Remove(filepath.Join(local, name))
+			}
+			if err != nil && ext == ".jsonl" && recordsOf(ph) {
 				errs = append(errs, fmt.Errorf("fetch %s: %w", name, err))
 			}
 		}
@@ -293,9 +316,13 @@ func (w *lineWriter) Flush() {
 
 // Phases lists the agent phases of the run's profile, in order.
 func (r *Run) Phases() []Phase {
+	fam, err := familyOf(r.profile().Family)
+	if err != nil {
+		return nil
+	}
 	var out []Phase
 	for _, w := range r.spec.Workloads {
-		for _, p := range []string{"prepare", "load", "run"} {
+		for _, p := range fam.phases(w) {
 			out = append(out, Phase{Workload: w, Phase: p})
 		}
 	}
@@ -333,7 +360,7 @@ func (r *Run) Bench(ctx, stop context.Context) error {
 		r.StopAgents(ctx)
 	}
 	for _, ph := range r.Phases() {
-		if r.ledger.Done(Phase{Workload: ph.Workload, Phase: "run"}.stepName()) {
+		if r.ledger.Done(ph.stepName()) && r.ledger.Done(Phase{Workload: ph.Workload, Phase: "run"}.stepName()) {
 			continue
 		}
 		if stop.Err() != nil || ctx.Err() != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/profiles"
 )
 
 // Version is ybbench's version, set by cmd/ybbench.
@@ -43,12 +44,7 @@ func (r *Run) collect() (*collect.Result, error) {
 		Schema: collect.ResultSchema, RunID: r.ID(), Profile: p.Name, Created: time.Now().UTC(),
 		Versions: map[string]string{"ybbench": Version, "go": runtime.Version()},
 		Cluster:  r.cluster, Hosts: r.facts, Deployment: r.dep, Overridden: r.spec.Overridden,
-		Parameters: map[string]string{
-			"records": strconv.FormatInt(params.Records, 10), "operations": strconv.FormatInt(params.Operations, 10),
-			"threads": strconv.Itoa(params.Threads), "load_threads": strconv.Itoa(params.LoadThreads),
-			"duration": params.Duration.String(), "ddl": params.DDL, "workloads": strings.Join(r.spec.Workloads, ","),
-			"flavor": r.spec.Flavor, "client_hosts": strconv.Itoa(r.spec.ClientHosts),
-		},
+		Parameters: parametersOf(p.Family, params, r.spec),
 	}
 	if r.dep != nil {
 		res.Versions["database"] = r.dep.Flavor + " " + r.dep.Version
@@ -56,17 +52,25 @@ func (r *Run) collect() (*collect.Result, error) {
 	if r.spec.ClientHosts > 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: this is not the seeds' method, which used one client.", r.spec.ClientHosts))
 	}
+	res.Notes = append(res.Notes, p.Notes...)
+	fam, err := familyOf(p.Family)
+	if err != nil {
+		return res, exitcode.Wrap(exitcode.Config, err)
+	}
 	var errs []error
 	for _, w := range r.spec.Workloads {
-		wr := collect.WorkloadResult{Name: w, Published: p.Baseline.Row(w)}
-		if p.Binding == "ysql" {
+		wr := collect.WorkloadResult{Name: w, Published: p.Baseline.Row(w), CPU: r.cpuOf(Phase{Workload: w, Phase: "run"})}
+		if p.Binding == "ysql" && p.Family == "ycsb" {
 			var fields []string
 			for i := 0; i < 10; i++ {
 				fields = append(fields, "field"+strconv.Itoa(i))
 			}
 			wr.DDL = ysql.CreateTableDDL("usertable", fields, params.DDL, r.dep != nil && r.dep.Flavor == "yugabyte", true)
 		}
-		for _, phase := range []string{"load", "run"} {
+		for _, phase := range fam.phases(w) {
+			if !recordsOf(Phase{Workload: w, Phase: phase}) {
+				continue
+			}
 			files, err := r.agentFiles(Phase{Workload: w, Phase: phase})
 			if err != nil {
 				errs = append(errs, err)
@@ -92,13 +96,64 @@ func (r *Run) collect() (*collect.Result, error) {
 			}
 			wr.Phases = append(wr.Phases, pr)
 			if phase == "run" {
-				wr.Comparisons = collect.Compare(wr.Published, &pr)
-				wr.Sanity, wr.SanityText = collect.YCSBSanity(&pr)
+				wr.Comparisons = collect.Compare(wr.Published, &pr, fam.throughput(&pr), wr.CPU)
+				wr.Sanity, wr.SanityText = fam.sanity(&pr)
 			}
 		}
 		res.Workloads = append(res.Workloads, wr)
 	}
 	return res, exitcode.Wrap(exitcode.Workload, errors.Join(errs...))
+}
+
+// parametersOf lists the parameters that shape a family's numbers.
+func parametersOf(family string, p profiles.Parameters, s *Resolved) map[string]string {
+	m := map[string]string{"threads": strconv.Itoa(p.Threads), "duration": p.Duration.String(),
+		"workloads": strings.Join(s.Workloads, ","), "flavor": s.Flavor, "client_hosts": strconv.Itoa(s.ClientHosts)}
+	switch family {
+	case "ycsb":
+		m["records"] = strconv.FormatInt(p.Records, 10)
+		m["operations"] = strconv.FormatInt(p.Operations, 10)
+		m["load_threads"] = strconv.Itoa(p.LoadThreads)
+		m["ddl"] = p.DDL
+	case "sysbench":
+		m["records"] = strconv.FormatInt(p.Records, 10) + " per table"
+		m["tables"] = strconv.Itoa(p.Tables)
+		m["warmup"] = p.Warmup.String()
+	}
+	return m
+}
+
+// cpuOf reads the db hosts' CPU over a phase from its ledger details.
+func (r *Run) cpuOf(ph Phase) map[string]collect.HostCPU {
+	for _, st := range r.ledger.Record().Steps {
+		if st.Name != ph.stepName() {
+			continue
+		}
+		out := map[string]collect.HostCPU{}
+		for k, v := range st.Details {
+			host, key, ok := strings.Cut(k, ".cpu_")
+			if !ok {
+				continue
+			}
+			c := out[host]
+			f, _ := strconv.ParseFloat(v, 64)
+			switch key {
+			case "percent":
+				c.Percent = f
+			case "source":
+				c.Source = v
+			case "seconds":
+				c.Seconds = f
+			case "seconds_end":
+				c.SecondsAtEnd = f
+			}
+			out[host] = c
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }
 
 // agentFiles reads the record files of a phase from every client's copy.

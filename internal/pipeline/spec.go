@@ -35,6 +35,7 @@ type Spec struct {
 	Records     int64         `yaml:"records" json:"records,omitempty"`
 	Operations  int64         `yaml:"operations" json:"operations,omitempty"`
 	Duration    time.Duration `yaml:"duration" json:"duration,omitempty"`
+	Warmup      time.Duration `yaml:"warmup" json:"warmup,omitempty"`
 	Threads     int           `yaml:"threads" json:"threads,omitempty"`
 	LoadThreads int           `yaml:"load_threads" json:"load_threads,omitempty"`
 	// Workloads restricts the profile's workloads (empty: all).
@@ -69,7 +70,7 @@ func Defaults() Spec {
 	if owner == "" {
 		owner = "unknown"
 	}
-	return Spec{Profile: "ycsb-ysql", Provider: "local", Flavor: "postgres", DBHosts: 3, ClientHosts: 1,
+	return Spec{Profile: "ycsb-ysql", Provider: "local", DBHosts: 3, ClientHosts: 1,
 		RunsDir: "runs", Subnet: "10.213.0.0/24", MaxClockSkew: 250 * time.Millisecond, StartDelay: 3 * time.Second,
 		Owner: owner, Lifetime: 6 * time.Hour}
 }
@@ -123,7 +124,7 @@ func LoadFile(s *Spec, path string) error {
 }
 
 func specFields() []string {
-	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration",
+	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration", "warmup",
 		"threads", "load_threads", "workloads", "runs_dir", "subnet", "yb_tarball", "yb_sha256", "agent", "parallel",
 		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime"}
 }
@@ -184,6 +185,8 @@ func SetString(s *Spec, name, val string) error {
 		return int64v(&s.Operations)
 	case "duration":
 		return durv(&s.Duration)
+	case "warmup":
+		return durv(&s.Warmup)
 	case "threads":
 		return intv(&s.Threads)
 	case "load_threads":
@@ -279,17 +282,28 @@ func (s *Spec) Validate() error {
 	default:
 		bad("provider: %q (want local or inventory)", s.Provider)
 	}
-	switch s.Flavor {
-	case "postgres":
+	flavor := s.flavorFor(p)
+	switch flavor {
+	case "postgres", "cassandra":
 	case "yugabyte":
 		if s.YBTarball == "" {
 			bad("yb_tarball: the yugabyte flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here")
 		}
 	default:
-		bad("flavor: %q (want postgres or yugabyte)", s.Flavor)
+		bad("flavor: %q (want postgres, cassandra or yugabyte)", s.Flavor)
 	}
-	if s.Records < 0 || s.Operations < 0 || s.Threads < 0 || s.LoadThreads < 0 || s.Duration < 0 {
-		bad("records, operations, threads, load_threads and duration must not be negative")
+	if p != nil {
+		speaks := map[string][]string{"ysql": {"postgres", "yugabyte"}, "ycql": {"cassandra", "yugabyte"}}[p.Binding]
+		ok := false
+		for _, f := range speaks {
+			ok = ok || f == flavor
+		}
+		if !ok && flavor != "" {
+			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, strings.Join(speaks, " or "))
+		}
+	}
+	if s.Records < 0 || s.Operations < 0 || s.Threads < 0 || s.LoadThreads < 0 || s.Duration < 0 || s.Warmup < 0 {
+		bad("records, operations, threads, load_threads, duration and warmup must not be negative")
 	}
 	if p != nil {
 		for _, w := range s.Workloads {
@@ -301,9 +315,6 @@ func (s *Spec) Validate() error {
 				bad("workloads: %q is not in profile %s (%s)", w, p.Name, strings.Join(p.Workloads, ", "))
 			}
 		}
-		if p.Family != "ycsb" {
-			bad("profile: %s (family %s) is not runnable by the pipeline yet", p.Name, p.Family)
-		}
 	}
 	if s.MaxClockSkew <= 0 {
 		bad("max_clock_skew must be positive")
@@ -312,6 +323,21 @@ func (s *Spec) Validate() error {
 		bad("runs_dir must not be empty")
 	}
 	return errors.Join(errs...)
+}
+
+// flavorFor is the database flavor a run uses: the one asked for, else
+// yugabyte when a tarball is given, else what speaks the profile's API on
+// this machine (postgres for YSQL, cassandra for YCQL).
+func (s *Spec) flavorFor(p *profiles.Profile) string {
+	switch {
+	case s.Flavor != "":
+		return s.Flavor
+	case s.YBTarball != "":
+		return "yugabyte"
+	case p != nil && p.Binding == "ycql":
+		return "cassandra"
+	}
+	return "postgres"
 }
 
 // Resolved is a validated spec with the profile's values filled in.
@@ -329,6 +355,7 @@ func (s *Spec) Resolve() (*Resolved, error) {
 	}
 	p, _ := profiles.Get(s.Profile)
 	r := &Resolved{Spec: *s, P: p, Params: p.Parameters}
+	r.Flavor = s.flavorFor(p)
 	set := func(name string, cur, profile any, apply func()) {
 		if cur != profile {
 			apply()
@@ -344,6 +371,9 @@ func (s *Spec) Resolve() (*Resolved, error) {
 	if s.Duration > 0 {
 		set("duration", s.Duration, p.Parameters.Duration, func() { r.Params.Duration = s.Duration })
 	}
+	if s.Warmup > 0 {
+		set("warmup", s.Warmup, p.Parameters.Warmup, func() { r.Params.Warmup = s.Warmup })
+	}
 	if s.Threads > 0 {
 		set("threads", s.Threads, p.Parameters.Threads, func() { r.Params.Threads = s.Threads })
 	}
@@ -358,7 +388,7 @@ func (s *Spec) Resolve() (*Resolved, error) {
 	} else if len(s.Workloads) != len(p.Workloads) {
 		r.Overridden = append(r.Overridden, "workloads")
 	}
-	if s.Flavor != p.Flavor {
+	if r.Flavor != p.Flavor {
 		r.Overridden = append(r.Overridden, "flavor")
 	}
 	if !filepath.IsAbs(r.RunsDir) {

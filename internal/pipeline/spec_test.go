@@ -83,3 +83,26 @@ func TestValidateReportsEverythingAtOnce(t *testing.T) {
 		t.Errorf("yugabyte without a tarball: %v", err)
 	}
 }
+
+func TestFlavorFollowsTheProfilesAPI(t *testing.T) {
+	for _, c := range []struct{ profile, flavor, tarball, want, err string }{
+		{"ycsb-ysql", "", "", "postgres", ""},
+		{"ycsb-ycql", "", "", "cassandra", ""},
+		{"kv-ycql", "", "/tmp/yb.tgz", "yugabyte", ""},
+		{"sysbench-ysql", "cassandra", "", "", "cassandra does not speak YSQL"},
+		{"kv-ycql", "postgres", "", "", "postgres does not speak YCQL"},
+	} {
+		s := Defaults()
+		s.Profile, s.Flavor, s.YBTarball = c.profile, c.flavor, c.tarball
+		r, err := s.Resolve()
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%+v: error %v, want %q", c, err, c.err)
+			}
+			continue
+		}
+		if err != nil || r.Flavor != c.want {
+			t.Errorf("%+v: flavor %v %v", c, r, err)
+		}
+	}
+}

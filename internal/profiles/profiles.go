@@ -30,6 +30,11 @@ type Profile struct {
 	Hardware    Hardware   `yaml:"hardware"`
 	Parameters  Parameters `yaml:"parameters"`
 	Workloads   []string   `yaml:"workloads"`
+	// WorkloadArgs are a workload's own agent arguments (the seed's command
+	// line, for families whose workloads are flag sets: kv).
+	WorkloadArgs map[string][]string `yaml:"workload_args"`
+	// Notes are said in every report of the profile (named deviations).
+	Notes []string `yaml:"notes"`
 	// Baseline is the seed's published table.
 	Baseline collect.Baseline `yaml:"baseline"`
 }
@@ -58,6 +63,8 @@ type Parameters struct {
 	Duration    time.Duration `yaml:"duration"`
 	Warmup      time.Duration `yaml:"warmup"`
 	DDL         string        `yaml:"ddl"`
+	// Tables is sysbench's --tables (Records is its --table-size).
+	Tables int `yaml:"tables"`
 }
 
 // Get returns a built-in profile by name.
