@@ -262,3 +262,48 @@ func findMeasurement(t *testing.T, r *collect.Result, w, phase, name string) *co
 	t.Fatalf("no %s %s %s in result.json", w, phase, name)
 	return nil
 }
+
+// The sysbench-ysql profile, quick, on a local cluster with the postgres
+// flavor: two workloads, each prepared, run and cleaned up (visible in the
+// ledger), compared with seed 003's table, which is shown and never gated.
+func TestE2ESysbenchLocal(t *testing.T) {
+	runs := runsDir(t)
+	cleanupRuns(t, runs)
+	r := ybbench(t, "run", "--local", "--profile=sysbench-ysql", "--db-hosts=1", "--workloads=oltp_point_select,oltp_read_write",
+		"--records=2000", "--threads=4", "--duration=8s", "--warmup=2s", "--start-delay=2s", "--runs-dir="+runs, "--subnet=10.213.112.0/24")
+	if r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	dir := runDirIn(t, runs, 0)
+	l := readLedger(t, dir)
+	steps := map[string]string{}
+	for _, s := range l.Steps {
+		steps[s.Name] = s.Status
+	}
+	for _, w := range []string{"oltp_point_select", "oltp_read_write"} {
+		for _, ph := range []string{"prepare", "run", "cleanup"} {
+			if steps["bench/"+w+"/"+ph] != "done" {
+				t.Errorf("step bench/%s/%s: %q", w, ph, steps["bench/"+w+"/"+ph])
+			}
+		}
+		var res collect.Result
+		b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+		json.Unmarshal(b, &res)
+		if m := findMeasurement(t, &res, w, "run", "EVENT"); m.Count == 0 {
+			t.Errorf("%s: no events", w)
+		}
+		dat, err := os.ReadFile(filepath.Join(dir, "agents", "client-1", w+"-run.dat"))
+		if err != nil || !strings.Contains(string(dat), "SQL statistics:") || !strings.Contains(string(dat), "transactions:") {
+			t.Errorf("%s: sysbench's own report is missing: %v\n%s", w, err, dat)
+		}
+	}
+	for _, want := range []string{"never used as a gate", "p95 EVENT", "mean EVENT", "Sanity"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if l.State != "torn-down" {
+		t.Errorf("state %q", l.State)
+	}
+	assertNothingRemains(t, dir, "10.213.112.")
+}
