@@ -5,9 +5,12 @@
 #   scripts/testenv/cassandra.sh up   <statedir>   start (idempotent), write <statedir>/cassandra.json
 #   scripts/testenv/cassandra.sh down <statedir>   stop (SIGTERM, bounded wait, SIGKILL); ok if not running
 #   scripts/testenv/cassandra.sh wipe <statedir>   stop and delete the node's data and config
+#   scripts/testenv/cassandra.sh fetch             only fill the artifact cache (below); prints its home
 #
 # The jars are cached in ${YBBENCH_CACHE:-$HOME/.cache/ybbench}/cassandra/<version>/home
-# (lib/ and conf/), so only the first `up` on a machine downloads anything.
+# (lib/ and conf/), so only the first `up` on a machine downloads anything. The
+# cassandra flavor (provision/cassandra) installs from the same cache; `fetch`
+# fills it without starting a node.
 # The node lives in <statedir>/cassandra/: its conf copy, data directories, logs,
 # pid file and the two ports chosen at first start (kept for reuse).
 # Readiness is a real CQL query (internal/testenv/cqlping), never a sleep.
@@ -23,10 +26,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 tmpl=$here/cassandra
 
-usage() { echo "usage: $0 up|down|wipe <statedir>" >&2; exit 2; }
-[ $# -eq 2 ] || usage
-cmd=$1
-mkdir -p "$2"
+usage() { echo "usage: $0 up|down|wipe <statedir> | $0 fetch" >&2; exit 2; }
+cmd=${1:-}
+if [ "$cmd" = fetch ]; then
+  [ $# -eq 1 ] || usage
+  set -- fetch "${TMPDIR:-/tmp}" # no state is used; keeps the variables below defined
+else
+  [ $# -eq 2 ] || usage
+  mkdir -p "$2"
+fi
 state=$(cd "$2" && pwd)
 dir=$state/cassandra
 frag=$state/cassandra.json
@@ -289,6 +297,11 @@ up() {
 }
 
 case $cmd in
+fetch)
+  fetch_home
+  log "artifacts of Cassandra $VERSION ready in $home"
+  echo "$home"
+  ;;
 up) up ;;
 down)
   [ -d "$dir" ] && stop_node

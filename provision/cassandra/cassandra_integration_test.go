@@ -1,0 +1,382 @@
+//go:build integration
+
+package cassandra
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gocql/gocql"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/internal/sshdtest"
+	"github.com/ybbench/ybbench/provision/localexec"
+	ybssh "github.com/ybbench/ybbench/provision/ssh"
+)
+
+// needs skips the test when something it needs is missing, or fails it
+// when YBBENCH_TESTENV_REQUIRED=1 (make test).
+func needs(t *testing.T, ok bool, what string) {
+	t.Helper()
+	if ok {
+		return
+	}
+	if os.Getenv("YBBENCH_TESTENV_REQUIRED") == "1" {
+		t.Fatal(what)
+	}
+	t.Skip(what)
+}
+
+// countingRunner counts uploads.
+type countingRunner struct {
+	provision.Runner
+	puts atomic.Int32
+}
+
+func (c *countingRunner) Put(ctx context.Context, h infra.Host, dst string, src io.Reader, mode fs.FileMode) error {
+	c.puts.Add(1)
+	return c.Runner.Put(ctx, h, dst, src, mode)
+}
+
+// TestIntegrationThreeNodeCluster installs a 3-node cluster on three
+// "hosts" of this machine (127.0.0.2–4, Bases under a temporary
+// directory), checks it over CQL (three nodes up, one schema version, a
+// keyspace with RF 3 written and read at QUORUM), installs again (nothing
+// uploaded, nodes kept), and stops and wipes it twice each.
+func TestIntegrationThreeNodeCluster(t *testing.T) {
+	needs(t, os.Geteuid() == 0, "needs root (the nodes run as the service user ybbench)")
+	_, err := user.Lookup("ybbench")
+	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+	_, err = readSource(DefaultSource())
+	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
+
+	dir := t.TempDir()
+	// t.TempDir makes two directories, both 0700: the service user must
+	// pass through them.
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &infra.Cluster{Name: "it-" + strconv.Itoa(os.Getpid()), Provider: "test"}
+	for i := 1; i <= 3; i++ {
+		c.Hosts = append(c.Hosts, infra.Host{
+			Name: fmt.Sprintf("db%d", i), Roles: []infra.Role{infra.RoleDB},
+			PublicIP: fmt.Sprintf("127.0.0.%d", i+1), PrivateIP: fmt.Sprintf("127.0.0.%d", i+1),
+			Base: filepath.Join(dir, fmt.Sprintf("db%d", i)), ServiceUser: "ybbench", Shared: true,
+		})
+	}
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	r := &countingRunner{Runner: localexec.New(localexec.WithLogDir(filepath.Join(dir, "logs")))}
+	f := New(WithLogger(log), WithStopGrace(60*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	t.Cleanup(func() {
+		if err := f.Wipe(context.Background(), r, c); err != nil {
+			t.Errorf("cleanup wipe: %v", err)
+		}
+	})
+	spec := provision.FlavorSpec{RF: 3, Logger: log}
+
+	t0 := time.Now()
+	dep, err := f.Install(ctx, r, c, spec)
+	if err != nil {
+		t.Fatalf("install: %v\nlogs: %s", err, dir)
+	}
+	t.Logf("first install (3 nodes, cold): %s; uploads %d", time.Since(t0).Round(time.Second), r.puts.Load())
+	if r.puts.Load() != 3 {
+		t.Errorf("%d uploads, want one per host", r.puts.Load())
+	}
+	if dep.Flavor != "cassandra" || dep.Version != DefaultVersion || len(dep.YCQL) != 3 || len(dep.Processes) != 3 {
+		t.Fatalf("deployment: %+v", dep)
+	}
+	for _, k := range []string{"yaml.num_tokens", "yaml.auto_bootstrap", "yaml.initial_token@db2", "yaml.listen_address@db3", "heap", "java.version@db1", "yaml.seed_provider"} {
+		if dep.Settings[k] == "" {
+			t.Errorf("deployment settings lack %s: %v", k, dep.Settings)
+		}
+	}
+	if dep.Settings["yaml.seed_provider"] != "127.0.0.2:7000" || dep.Settings["heap"] != "512M" {
+		t.Errorf("seed %q, heap %q", dep.Settings["yaml.seed_provider"], dep.Settings["heap"])
+	}
+	for k, v := range dep.Settings {
+		if strings.HasPrefix(k, "join_seconds@") || strings.HasPrefix(k, "start@") {
+			t.Logf("%s = %s", k, v)
+		}
+	}
+	pids := livePIDs(t, dep)
+	for h, pid := range pids {
+		t.Logf("%s: pid %d, RSS %s", h, pid, rss(pid))
+	}
+
+	checkCluster(t, ctx, f, c, dep)
+
+	// Again: nothing uploaded, the nodes kept.
+	t1 := time.Now()
+	dep2, err := f.Install(ctx, r, c, spec)
+	if err != nil {
+		t.Fatalf("second install: %v", err)
+	}
+	t.Logf("second install: %s; uploads %d", time.Since(t1).Round(time.Millisecond), r.puts.Load())
+	if r.puts.Load() != 3 {
+		t.Errorf("the second install uploaded again (%d uploads in all)", r.puts.Load())
+	}
+	for _, h := range c.Hosts {
+		if s := dep2.Settings["start@"+h.Name]; !strings.HasPrefix(s, "skipped") {
+			t.Errorf("%s: second install: %q, want the node kept", h.Name, s)
+		}
+		if s := dep2.Settings["source.transfer@"+h.Name]; !strings.HasPrefix(s, "skipped") {
+			t.Errorf("%s: second install transfer: %q", h.Name, s)
+		}
+	}
+	if got := livePIDs(t, dep2); fmt.Sprint(got) != fmt.Sprint(pids) {
+		t.Errorf("pids after the second install %v, before %v", got, pids)
+	}
+
+	// Stop twice, then nothing of ours runs.
+	for i := range 2 {
+		t2 := time.Now()
+		if err := f.Stop(ctx, r, c); err != nil {
+			t.Fatalf("stop %d: %v", i+1, err)
+		}
+		t.Logf("stop %d: %s", i+1, time.Since(t2).Round(time.Millisecond))
+	}
+	for h, pid := range pids {
+		if alive(pid) {
+			t.Errorf("%s: pid %d still runs after Stop", h, pid)
+		}
+		if _, err := os.Stat(layoutOf(hostOf(c, h)).PIDFile); err == nil {
+			t.Errorf("%s: pid file left after Stop", h)
+		}
+	}
+	// Wipe twice, then nothing of ours is left.
+	for i := range 2 {
+		if err := f.Wipe(ctx, r, c); err != nil {
+			t.Fatalf("wipe %d: %v", i+1, err)
+		}
+	}
+	for _, h := range c.Hosts {
+		l := layoutOf(h)
+		for _, d := range append([]string{l.Root, l.DefaultData}, l.DataRoots...) {
+			if _, err := os.Stat(d); err == nil {
+				t.Errorf("%s: %s left after Wipe", h.Name, d)
+			}
+		}
+	}
+}
+
+// checkCluster checks the running cluster over CQL.
+func checkCluster(t *testing.T, ctx context.Context, f *Flavor, c *infra.Cluster, dep *provision.Deployment) {
+	t.Helper()
+	o := probeAll(ctx, f.cfg.probe, c.Hosts)
+	if p := o.problems(c.Hosts); len(p) > 0 {
+		t.Fatalf("cluster not whole: %v", p)
+	}
+	tokens := Tokens(3)
+	for i, st := range o.states {
+		if len(st.Peers) != 2 || st.SchemaVersion != o.states[0].SchemaVersion || st.Gossip == nil {
+			t.Errorf("%s: %+v", c.Hosts[i].Name, st)
+		}
+		if got := dep.Settings["yaml.initial_token@"+c.Hosts[i].Name]; got != tokens[i] {
+			t.Errorf("%s: initial_token %s, want %s", c.Hosts[i].Name, got, tokens[i])
+		}
+	}
+	t.Logf("seen: %s", o.summary())
+
+	var hosts []string
+	for _, e := range dep.YCQL {
+		hosts = append(hosts, fmt.Sprintf("%s:%d", e.Addr, e.Port))
+	}
+	cl := gocql.NewCluster(hosts...)
+	cl.ProtoVersion = 4
+	cl.Timeout = 20 * time.Second
+	cl.ConnectTimeout = 10 * time.Second
+	cl.Consistency = gocql.Quorum
+	cl.Logger = quietLogger{}
+	s, err := cl.CreateSession()
+	if err != nil {
+		t.Fatalf("session: %v", err)
+	}
+	defer s.Close()
+	for _, q := range []string{
+		`CREATE KEYSPACE IF NOT EXISTS it WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}`,
+		`CREATE TABLE IF NOT EXISTS it.kv (k int PRIMARY KEY, v text)`,
+	} {
+		if err := s.Query(q).WithContext(ctx).Exec(); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const rows = 200
+	for k := range rows {
+		if err := s.Query(`INSERT INTO it.kv (k, v) VALUES (?, ?)`, k, "v"+strconv.Itoa(k)).WithContext(ctx).Exec(); err != nil {
+			t.Fatalf("insert %d at QUORUM: %v", k, err)
+		}
+	}
+	// Read every row back at QUORUM through each node as coordinator.
+	for _, h := range hosts {
+		one := gocql.NewCluster(h)
+		one.ProtoVersion = 4
+		one.Consistency = gocql.Quorum
+		one.Timeout = 20 * time.Second
+		one.DisableInitialHostLookup = true
+		one.Logger = quietLogger{}
+		s1, err := one.CreateSession()
+		if err != nil {
+			t.Fatalf("session to %s: %v", h, err)
+		}
+		n := 0
+		for k := range rows {
+			var v string
+			if err := s1.Query(`SELECT v FROM it.kv WHERE k = ?`, k).WithContext(ctx).Scan(&v); err != nil {
+				t.Fatalf("read %d at QUORUM via %s: %v", k, h, err)
+			}
+			if v == "v"+strconv.Itoa(k) {
+				n++
+			}
+		}
+		s1.Close()
+		if n != rows {
+			t.Errorf("via %s: %d of %d rows read back", h, n, rows)
+		}
+	}
+	var repl map[string]string
+	if err := s.Query(`SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'it'`).WithContext(ctx).Scan(&repl); err != nil || repl["replication_factor"] != "3" {
+		t.Errorf("keyspace it: replication %v, %v", repl, err)
+	}
+}
+
+func hostOf(c *infra.Cluster, name string) infra.Host {
+	h, _ := c.Host(name)
+	return *h
+}
+
+// livePIDs reads the deployment's pid files and checks each process runs.
+func livePIDs(t *testing.T, dep *provision.Deployment) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, p := range dep.Processes {
+		b, err := os.ReadFile(p.PIDFile)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Host, err)
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || !alive(pid) {
+			t.Fatalf("%s: pid file %s holds %q, not a live process", p.Host, p.PIDFile, b)
+		}
+		// The pipeline reads each node's CPU time from /proc/<pid>/stat.
+		if _, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err != nil {
+			t.Errorf("%s: %v", p.Host, err)
+		}
+		out[p.Host] = pid
+	}
+	return out
+}
+
+// alive: the process exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && len(s) > i+2 && s[i+2] != 'Z'
+}
+
+func rss(pid int) string {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "?"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
+
+// testWriter sends log lines to t.Log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(bytes.TrimRight(p, "\n")))
+	return len(p), nil
+}
+
+// TestIntegrationOneNodeOverSSH installs a one-node cluster through the
+// SSH runner and an sshd of the test's own (as the pipeline reaches its
+// hosts): the upload goes over SFTP, and the start script's session ends
+// while the node it started keeps running.
+func TestIntegrationOneNodeOverSSH(t *testing.T) {
+	sshdtest.Require(t)
+	_, err := user.Lookup("ybbench")
+	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+	_, err = readSource(DefaultSource())
+	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
+
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	h := srv.Host("db1")
+	h.PrivateIP = "127.0.0.5"
+	h.ServiceUser = "ybbench"
+	h.Shared = true
+	for _, d := range []string{srv.Dir, filepath.Dir(srv.Dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &infra.Cluster{Name: "it-ssh", Hosts: []infra.Host{h}}
+	dir := t.TempDir()
+	r, err := ybssh.New(ybssh.WithKnownHosts(filepath.Join(dir, "known_hosts")), ybssh.WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() }) // after the wipe below (cleanups run last first)
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	f := New(WithLogger(log))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	t.Cleanup(func() {
+		if err := f.Wipe(context.Background(), r, c); err != nil {
+			t.Errorf("cleanup wipe: %v", err)
+		}
+	})
+	t0 := time.Now()
+	dep, err := f.Install(ctx, r, c, provision.FlavorSpec{Logger: log, Settings: map[string]string{"heap": "256M"}})
+	if err != nil {
+		t.Fatalf("install over SSH: %v", err)
+	}
+	t.Logf("one node over SSH: %s", time.Since(t0).Round(time.Second))
+	if dep.Version != DefaultVersion || dep.Settings["yaml.initial_token"] != "0" || dep.Settings["yaml.seed_provider"] != "127.0.0.5:7000" {
+		t.Errorf("deployment %+v", dep)
+	}
+	pid := livePIDs(t, dep)["db1"]
+	t.Logf("db1: pid %d, RSS %s (heap 256M)", pid, rss(pid))
+	if err := f.Stop(ctx, r, c); err != nil {
+		t.Fatal(err)
+	}
+	if alive(pid) {
+		t.Errorf("pid %d still runs after Stop", pid)
+	}
+	if err := f.Wipe(ctx, r, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(layoutOf(h).Root); err == nil {
+		t.Errorf("%s left after Wipe", layoutOf(h).Root)
+	}
+}
