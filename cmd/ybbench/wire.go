@@ -16,6 +16,7 @@ import (
 	"github.com/ybbench/ybbench/infra/local"
 	"github.com/ybbench/ybbench/internal/pipeline"
 	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/cassandra"
 	"github.com/ybbench/ybbench/provision/postgres"
 	"github.com/ybbench/ybbench/provision/ssh"
 	"github.com/ybbench/ybbench/provision/yugabyte"
@@ -55,6 +56,8 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 				return &postgres.Flavor{}, nil
 			case "yugabyte":
 				return yugabyte.New(), nil
+			case "cassandra":
+				return cassandra.New(cassandra.WithLogger(log)), nil
 			}
 			return nil, fmt.Errorf("unknown flavor %q", name)
 		},

@@ -15,7 +15,7 @@ func TestStdinHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "export A='x y'\nexport B='it'\"'\"'s'\n\x00echo hi\n\x00"
+	want := "export A='x y'\nexport B='it'\\''s'\n\x00echo hi\n\x00"
 	if string(h) != want {
 		t.Fatalf("header %q, want %q", h, want)
 	}
