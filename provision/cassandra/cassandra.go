@@ -157,7 +157,7 @@ func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster,
 			return struct{}{}, err
 		}
 		recs, err := runScript(ctx, r, h, "cassandra-"+verb, script)
-		if s, ok := recs.last("stopped"); ok {
+		if s, ok := recs.Last("stopped"); ok {
 			log.Info("stop", "host", h.Name, "result", s)
 		}
 		return struct{}{}, err

@@ -222,11 +222,11 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 		if err != nil {
 			return nil, err
 		}
-		what, _ := recs.last("start")
-		if v, ok := recs.last("restart"); ok {
+		what, _ := recs.Last("start")
+		if v, ok := recs.Last("restart"); ok {
 			what = "restarted: " + v
 		}
-		pid, _ := recs.last("pid")
+		pid, _ := recs.Last("pid")
 		set["start@"+h.Name] = what
 		log.Info("start", "stage", "start", "host", h.Name, "result", what, "pid", pid, "token", p.tokens[i])
 		obs, err = f.waitJoined(ctx, r, p.db[:i+1], p.db, log)
@@ -289,18 +289,18 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 	if err != nil {
 		return out, err
 	}
-	out.java, _ = recs.last("java")
-	out.javaVersion, _ = recs.last("java_version")
-	out.installed, _ = recs.last("java_installed")
+	out.java, _ = recs.Last("java")
+	out.javaVersion, _ = recs.Last("java_version")
+	out.installed, _ = recs.Last("java_installed")
 	if out.java == "" {
 		return out, fmt.Errorf("cassandra-prepare on %s: the script did not say which java to use", h.Name)
 	}
-	if u, ok := recs.last("user_created"); ok {
+	if u, ok := recs.Last("user_created"); ok {
 		log.Info("service user created", "stage", "prepare", "user", u)
 	}
 	log.Info("java", "stage", "prepare", "java", out.java, "version", out.javaVersion, "installed", out.installed)
 	remote := path.Join(l.Dist, tb.Name)
-	if have, _ := recs.last("have_sha256"); have == tb.SHA256 {
+	if have, _ := recs.Last("have_sha256"); have == tb.SHA256 {
 		out.transfer = "skipped (the host has it)"
 		log.Info("upload skipped: the host has the artifacts", "stage", "upload", "sha256", have)
 	} else {
@@ -320,7 +320,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 	if err != nil {
 		return out, err
 	}
-	if v, ok := recs.last("extract"); ok {
+	if v, ok := recs.Last("extract"); ok {
 		log.Info("extract", "stage", "install", "result", v)
 	}
 	return out, nil
@@ -381,8 +381,8 @@ func (f *Flavor) status(ctx context.Context, r provision.Runner, h infra.Host) (
 	if err != nil {
 		return "unknown", shortErr(err)
 	}
-	st, _ := recs.last("status")
-	tail := append(recs.all("out"), recs.all("error")...)
+	st, _ := recs.Last("status")
+	tail := append(recs.All("out"), recs.All("error")...)
 	return st, st + "; output ends: " + strings.Join(tail, " | ")
 }
 

@@ -156,7 +156,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 		return out, err
 	}
 	if src.local != "" {
-		if have, _ := out.prepare.last("have_sha256"); have == src.sha256 {
+		if have, _ := out.prepare.Last("have_sha256"); have == src.sha256 {
 			log.Info("upload skipped: the host has the tarball", "stage", "upload", "sha256", have)
 		} else {
 			start := time.Now()
@@ -174,12 +174,12 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 	if out.install, err = runScript(ctx, r, h, "yugabyte-install", script); err != nil {
 		return out, err
 	}
-	out.software, _ = out.install.last("software")
+	out.software, _ = out.install.Last("software")
 	if out.software == "" {
 		return out, fmt.Errorf("yugabyte-install on %s: the script did not say where the software is", h.Name)
 	}
 	for _, k := range []string{"download", "extract", "post_install"} {
-		if v, ok := out.install.last(k); ok {
+		if v, ok := out.install.Last(k); ok {
 			log.Info(k, "stage", "install", "result", v)
 		}
 	}
@@ -210,10 +210,10 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 	shas := map[string][]string{}
 	for _, h := range hosts {
 		n := h.host.Name
-		sha, _ := h.install.last("sha256")
+		sha, _ := h.install.Last("sha256")
 		shas[sha] = append(shas[sha], n)
 		set["software@"+n] = h.software
-		if v, ok := h.install.last("sha256_expected_from"); ok && p.src.sha256 == "" {
+		if v, ok := h.install.Last("sha256_expected_from"); ok && p.src.sha256 == "" {
 			set["source.sha256_from@"+n] = v
 		}
 		up := "downloaded on the host"
@@ -225,13 +225,13 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 		}
 		set["source.transfer@"+n] = up
 		for _, k := range []string{"thp", "thp_before", "thp_action", "sysctl", "user_created"} {
-			if v, ok := h.prepare.last(k); ok {
+			if v, ok := h.prepare.Last(k); ok {
 				set["os."+k+"@"+n] = v
 			}
 		}
-		if lines := h.prepare.all("chrony"); len(lines) > 0 {
+		if lines := h.prepare.All("chrony"); len(lines) > 0 {
 			set["os.clock@"+n] = parseChrony(lines).String()
-		} else if v, ok := h.prepare.last("clock"); ok {
+		} else if v, ok := h.prepare.Last("clock"); ok {
 			set["os.clock@"+n] = v
 		}
 	}
@@ -277,20 +277,20 @@ func recordStart(dep *provision.Deployment, h infra.Host, srv server, recs recor
 	set := dep.Settings
 	key := string(srv) + ".%s@" + h.Name
 	set[fmt.Sprintf(key, "flags")] = qjoin(flagStrings(fl))
-	if pid, ok := recs.last("pid"); ok {
+	if pid, ok := recs.Last("pid"); ok {
 		log.Info("started", "stage", "start", "host", h.Name, "server", srv, "pid", pid)
 	}
-	if lines := recs.all("limits"); len(lines) > 0 {
+	if lines := recs.All("limits"); len(lines) > 0 {
 		sum, off := summarizeLimits(lines)
 		set[fmt.Sprintf(key, "limits")] = sum
 		if len(off) > 0 {
 			set[fmt.Sprintf(key, "limits_off_spec")] = strings.Join(off, " ")
 			log.Warn("limits differ from specs/yugabyte-deploy.md §2.2", "host", h.Name, "server", srv, "items", strings.Join(off, " "))
 		}
-	} else if v, ok := recs.last("limits_unavailable"); ok {
+	} else if v, ok := recs.Last("limits_unavailable"); ok {
 		set[fmt.Sprintf(key, "limits")] = "unavailable: " + v
 	}
-	if failed := recs.all("ulimit_failed"); len(failed) > 0 {
+	if failed := recs.All("ulimit_failed"); len(failed) > 0 {
 		set[fmt.Sprintf(key, "ulimit_failed")] = strings.Join(failed, " ")
 	}
 }
@@ -315,9 +315,9 @@ func (f *Flavor) diagnose(ctx context.Context, r provision.Runner, hosts []infra
 		if err != nil {
 			return h.Name + ": status unknown (" + err.Error() + ")", nil
 		}
-		parts := recs.all("status")
+		parts := recs.All("status")
 		for _, srv := range []server{master, tserver} {
-			if tail := recs.all("tail_" + string(srv)); len(tail) > 0 {
+			if tail := recs.All("tail_" + string(srv)); len(tail) > 0 {
 				parts = append(parts, string(srv)+" output ends: "+strings.Join(tail, " | "))
 			}
 		}

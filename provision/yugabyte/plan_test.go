@@ -99,7 +99,7 @@ func TestDBHostsForStop(t *testing.T) {
 }
 
 func TestRecordInstallVersion(t *testing.T) {
-	hosts := []hostInstall{{host: infra.Host{Name: "a"}, software: "/b/yugabyte/yugabyte-2.20.1.3", install: records{{"sha256", "x"}}}}
+	hosts := []hostInstall{{host: infra.Host{Name: "a"}, software: "/b/yugabyte/yugabyte-2.20.1.3", install: records{{Key: "sha256", Value: "x"}}}}
 	for _, tc := range []struct{ version, want, err string }{
 		{"", "2.20.1.3", ""},
 		{"2.20.1.3", "2.20.1.3", ""},
@@ -118,7 +118,7 @@ func TestRecordInstallVersion(t *testing.T) {
 			t.Errorf("%q: version %q, %v", tc.version, dep.Version, err)
 		}
 	}
-	two := append(hosts, hostInstall{host: infra.Host{Name: "b"}, software: "/b/yugabyte/yugabyte-2.20.1.3", install: records{{"sha256", "y"}}})
+	two := append(hosts, hostInstall{host: infra.Host{Name: "b"}, software: "/b/yugabyte/yugabyte-2.20.1.3", install: records{{Key: "sha256", Value: "y"}}})
 	if err := recordInstall(&provision.Deployment{Settings: map[string]string{}}, plan{}, two, ""); err == nil || !strings.Contains(err.Error(), "different tarballs") {
 		t.Errorf("got %v", err)
 	}

@@ -1,57 +1,19 @@
 package yugabyte
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ybbench/ybbench/provision/internal/scriptrec"
 )
 
 // records are the "YBB <key> <value>" lines a script printed, in order.
-type records []record
+type records = scriptrec.Records
 
-type record struct{ key, value string }
-
-// parseRecords reads the records out of a script's standard output; other
-// lines are ignored.
-func parseRecords(stdout []byte) records {
-	var out records
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "YBB ")
-		if !ok {
-			continue
-		}
-		key, value, _ := strings.Cut(line, " ")
-		out = append(out, record{key, value})
-	}
-	return out
-}
-
-// last is the value of the last record with the key.
-func (rs records) last(key string) (string, bool) {
-	for i := len(rs) - 1; i >= 0; i-- {
-		if rs[i].key == key {
-			return rs[i].value, true
-		}
-	}
-	return "", false
-}
-
-// all are the values of every record with the key, in order.
-func (rs records) all(key string) []string {
-	var out []string
-	for _, r := range rs {
-		if r.key == key {
-			out = append(out, r.value)
-		}
-	}
-	return out
-}
+func parseRecords(stdout []byte) records { return scriptrec.Parse("YBB ", stdout) }
 
 // procLimits maps the rows of /proc/<pid>/limits to the limits.conf items
 // of specs/yugabyte-deploy.md §2.2, and gives each item's wanted value in

@@ -7,23 +7,6 @@ import (
 	"testing"
 )
 
-func TestParseRecords(t *testing.T) {
-	out := "noise\nYBB sha256 abc\nYBB limits Max open files  1024  4096  files\nYBB empty\nYBBX no\nYBB sha256 def\n"
-	rs := parseRecords([]byte(out))
-	if v, _ := rs.last("sha256"); v != "def" {
-		t.Errorf("last sha256 = %q", v)
-	}
-	if got := rs.all("sha256"); len(got) != 2 || got[0] != "abc" {
-		t.Errorf("all sha256 = %q", got)
-	}
-	if v, ok := rs.last("empty"); !ok || v != "" {
-		t.Errorf("empty = %q, %v", v, ok)
-	}
-	if _, ok := rs.last("YBBX"); ok {
-		t.Error("a line without the 'YBB ' prefix was read")
-	}
-}
-
 const procLimitsSample = `Limit                     Soft Limit           Hard Limit           Units     
 Max cpu time              unlimited            unlimited            seconds   
 Max file size             unlimited            unlimited            bytes     

@@ -165,7 +165,7 @@ func (f *Flavor) stopServers(ctx context.Context, r provision.Runner, hosts []in
 				return struct{}{}, err
 			}
 			recs, err := runScript(ctx, r, h, "yugabyte-stop-"+string(srv), script)
-			for _, s := range recs.all("stopped") {
+			for _, s := range recs.All("stopped") {
 				log.Info("stop", "host", h.Name, "server", srv, "result", s)
 			}
 			return struct{}{}, err
