@@ -282,6 +282,9 @@ up() {
   printf '%q ' "${cmdline[@]}" >"$dir/cmdline.sh"
   echo >>"$dir/cmdline.sh"
 
+  # node_pid found no node of ours, so a pid file left here is stale (say,
+  # from before a reboot): the wait below must see only the new pid.
+  rm -f "$pidfile"
   log "starting Cassandra $VERSION on $addr:$np (storage $sp, heap $heap, $java)"
   t0=$(date +%s)
   # Own session, so the node outlives the caller's process group; the child
