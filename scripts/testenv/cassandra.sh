@@ -307,11 +307,11 @@ fetch)
   ;;
 up) up ;;
 down)
-  [ -d "$dir" ] && stop_node
+  if [ -d "$dir" ]; then stop_node; else log "nothing to stop: no $dir"; fi
   rm -f "$frag"
   ;;
 wipe)
-  [ -d "$dir" ] && stop_node
+  if [ -d "$dir" ]; then stop_node; else log "nothing to stop: no $dir"; fi
   rm -rf "$dir" "$frag"
   log "wiped $dir"
   ;;
