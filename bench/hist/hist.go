@@ -89,6 +89,27 @@ func (x *Hist) Max() int64 {
 // round-to-nearest rank (the rule of Java HdrHistogram 2.1.4, which YCSB uses).
 func (x *Hist) Percentile(p float64) int64 { return x.h.ValueAtPercentile(p) }
 
+// Stats are the figures every summary shows of a histogram, in
+// microseconds, with the JSON names the agents' summaries use.
+type Stats struct {
+	MeanUS float64 `json:"mean_us"`
+	MinUS  int64   `json:"min_us"`
+	P50US  int64   `json:"p50_us"`
+	P95US  int64   `json:"p95_us"`
+	P99US  int64   `json:"p99_us"`
+	P999US int64   `json:"p99_9_us"`
+	MaxUS  int64   `json:"max_us"`
+}
+
+// Stats computes the summary figures in one pass over the buckets.
+func (x *Hist) Stats() Stats {
+	if x.h.TotalCount() == 0 {
+		return Stats{}
+	}
+	v := x.h.ValueAtPercentilesSlice([]float64{0, 50, 95, 99, 99.9})
+	return Stats{MeanUS: x.h.Mean(), MinUS: v[0], P50US: v[1], P95US: v[2], P99US: v[3], P999US: v[4], MaxUS: x.h.Max()}
+}
+
 // Percentiles returns the values at several percentiles in one pass.
 func (x *Hist) Percentiles(ps []float64) []int64 { return x.h.ValueAtPercentilesSlice(ps) }
 

@@ -108,3 +108,28 @@ func TestDecodeRefusesOtherGeometry(t *testing.T) {
 		t.Fatal("want error for garbage")
 	}
 }
+
+// Stats agrees with the values it summarises: 1..10000 µs recorded once each
+// have known order statistics, which must hold within HDR precision.
+func TestStatsOfKnownValues(t *testing.T) {
+	x := New()
+	for v := int64(1); v <= 10000; v++ {
+		x.Record(v)
+	}
+	s := x.Stats()
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{{"min", s.MinUS, 1}, {"p50", s.P50US, 5000}, {"p95", s.P95US, 9500}, {"p99", s.P99US, 9900},
+		{"p99.9", s.P999US, 9990}, {"max", s.MaxUS, 10000}} {
+		if !x.Equivalent(c.got, c.want) {
+			t.Errorf("%s = %d, want %d within HDR precision", c.name, c.got, c.want)
+		}
+	}
+	if s.MeanUS < 5000.5*0.999 || s.MeanUS > 5000.5*1.001 {
+		t.Errorf("mean = %.2f, want 5000.5 within 0.1 %%", s.MeanUS)
+	}
+	if z := New().Stats(); z != (Stats{}) {
+		t.Errorf("empty histogram: %+v, want zeros", z)
+	}
+}

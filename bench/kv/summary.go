@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/hist"
 )
 
 // Summary is ybload's machine-readable summary of a KV run
@@ -38,13 +39,7 @@ type SummaryOp struct {
 	Errors     int64            `json:"errors"`
 	Units      int64            `json:"units"`
 	KeysPerSec float64          `json:"keys_per_sec"`
-	MeanUS     float64          `json:"mean_us"`
-	MinUS      int64            `json:"min_us"`
-	P50US      int64            `json:"p50_us"`
-	P95US      int64            `json:"p95_us"`
-	P99US      int64            `json:"p99_us"`
-	P999US     int64            `json:"p99_9_us"`
-	MaxUS      int64            `json:"max_us"`
+	hist.Stats
 	Statuses   map[string]int64 `json:"statuses,omitempty"`
 }
 
@@ -59,10 +54,7 @@ func summaryOf(res *bench.Result, settings map[string]string, counters map[strin
 		if o.Empty() {
 			continue
 		}
-		h := o.Service
-		op := SummaryOp{Name: o.Name, Count: o.Count(), Errors: o.Failed(), Units: o.Units,
-			MeanUS: h.Mean(), MinUS: h.Min(), P50US: h.Percentile(50), P95US: h.Percentile(95),
-			P99US: h.Percentile(99), P999US: h.Percentile(99.9), MaxUS: h.Max()}
+		op := SummaryOp{Name: o.Name, Count: o.Count(), Errors: o.Failed(), Units: o.Units, Stats: o.Service.Stats()}
 		if res.RunTime > 0 {
 			op.KeysPerSec = float64(o.Units) / res.RunTime.Seconds()
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/hist"
 )
 
 // SummarySchema names the JSON summary's format.
@@ -98,13 +99,7 @@ type HDRFigures struct {
 	Latency string  `json:"latency"`
 	Count   int64   `json:"count"`
 	Failed  int64   `json:"failed"`
-	MeanUS  float64 `json:"mean_us"`
-	MinUS   int64   `json:"min_us"`
-	P50US   int64   `json:"p50_us"`
-	P95US   int64   `json:"p95_us"`
-	P99US   int64   `json:"p99_us"`
-	P999US  int64   `json:"p99_9_us"`
-	MaxUS   int64   `json:"max_us"`
+	hist.Stats
 }
 
 func countsOf(t Totals) SysbenchCounts {
@@ -151,9 +146,7 @@ func (s *Summary) addRun(res *bench.Result, f *Final, warm Totals) {
 		if o.Response != nil {
 			h, kind = o.Response, "response"
 		}
-		s.HDR = &HDRFigures{Source: SourceHDR, Latency: kind, Count: o.Count(), Failed: o.Failed(), MeanUS: h.Mean(),
-			MinUS: h.Min(), P50US: h.Percentile(50), P95US: h.Percentile(95), P99US: h.Percentile(99),
-			P999US: h.Percentile(99.9), MaxUS: h.Max()}
+		s.HDR = &HDRFigures{Source: SourceHDR, Latency: kind, Count: o.Count(), Failed: o.Failed(), Stats: h.Stats()}
 	}
 }
 

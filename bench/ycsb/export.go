@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/hist"
 )
 
 func sortStrings(s []string) { sort.Strings(s) }
@@ -102,13 +103,7 @@ type SummaryOp struct {
 	Count    int64            `json:"count"`
 	Errors   int64            `json:"errors"`
 	Late     int64            `json:"late,omitempty"`
-	MeanUS   float64          `json:"mean_us"`
-	MinUS    int64            `json:"min_us"`
-	P50US    int64            `json:"p50_us"`
-	P95US    int64            `json:"p95_us"`
-	P99US    int64            `json:"p99_us"`
-	P999US   int64            `json:"p99_9_us"`
-	MaxUS    int64            `json:"max_us"`
+	hist.Stats
 	Statuses map[string]int64 `json:"statuses,omitempty"`
 }
 
@@ -132,16 +127,9 @@ func summaryOf(res *bench.Result, settings map[string]string, counters map[strin
 		if o.Empty() {
 			continue
 		}
-		add := func(kind string, h interface {
-			Count() int64
-			Mean() float64
-			Min() int64
-			Max() int64
-			Percentile(float64) int64
-		}) {
+		add := func(kind string, h *hist.Hist) {
 			op := SummaryOp{Name: o.Name, Latency: kind, Count: o.Count(), Errors: o.Failed(), Late: o.Late,
-				MeanUS: h.Mean(), MinUS: h.Min(), P50US: h.Percentile(50), P95US: h.Percentile(95),
-				P99US: h.Percentile(99), P999US: h.Percentile(99.9), MaxUS: h.Max()}
+				Stats: h.Stats()}
 			for i, n := range o.Statuses {
 				if n > 0 {
 					if op.Statuses == nil {
