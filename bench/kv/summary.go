@@ -34,13 +34,13 @@ type Summary struct {
 // Errors count calls (a batch is one); Units counts keys, and KeysPerSec
 // is the reference's ops/sec over the whole run.
 type SummaryOp struct {
-	Name       string           `json:"name"`
-	Count      int64            `json:"count"`
-	Errors     int64            `json:"errors"`
-	Units      int64            `json:"units"`
-	KeysPerSec float64          `json:"keys_per_sec"`
+	Name       string  `json:"name"`
+	Count      int64   `json:"count"`
+	Errors     int64   `json:"errors"`
+	Units      int64   `json:"units"`
+	KeysPerSec float64 `json:"keys_per_sec"`
 	hist.Stats
-	Statuses   map[string]int64 `json:"statuses,omitempty"`
+	Statuses map[string]int64 `json:"statuses,omitempty"`
 }
 
 func summaryOf(res *bench.Result, settings map[string]string, counters map[string]int64, workload string) *Summary {

@@ -96,9 +96,9 @@ type SysbenchFigures struct {
 type HDRFigures struct {
 	Source string `json:"source"`
 	// Latency is "response" (from the due time, with --rate) or "service".
-	Latency string  `json:"latency"`
-	Count   int64   `json:"count"`
-	Failed  int64   `json:"failed"`
+	Latency string `json:"latency"`
+	Count   int64  `json:"count"`
+	Failed  int64  `json:"failed"`
 	hist.Stats
 }
 

@@ -98,11 +98,11 @@ type Summary struct {
 
 // SummaryOp is one measurement of the summary.
 type SummaryOp struct {
-	Name     string           `json:"name"`
-	Latency  string           `json:"latency"`
-	Count    int64            `json:"count"`
-	Errors   int64            `json:"errors"`
-	Late     int64            `json:"late,omitempty"`
+	Name    string `json:"name"`
+	Latency string `json:"latency"`
+	Count   int64  `json:"count"`
+	Errors  int64  `json:"errors"`
+	Late    int64  `json:"late,omitempty"`
 	hist.Stats
 	Statuses map[string]int64 `json:"statuses,omitempty"`
 }
