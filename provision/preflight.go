@@ -1,7 +1,6 @@
 package provision
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
@@ -287,7 +285,14 @@ func measureClock(ctx context.Context, r Runner, h infra.Host, samples int) (ske
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pr, pw := io.Pipe()
-	lines := newLineWriter()
+	// A reader that stops reading must not block the command's output.
+	clock := make(chan string, 64)
+	lines := &LineWriter{Fn: func(l string) {
+		select {
+		case clock <- l:
+		default:
+		}
+	}}
 	type runOut struct {
 		res Result
 		err error
@@ -314,7 +319,7 @@ func measureClock(ctx context.Context, r Runner, h infra.Host, samples int) (ske
 		}
 		var line string
 		select {
-		case line = <-lines.ch:
+		case line = <-clock:
 		case o := <-done:
 			return 0, 0, ended(o)
 		case <-time.After(clockSampleTimeout):
@@ -355,33 +360,6 @@ func parseDate(s string) (time.Time, error) {
 	}
 	ns, _ := strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
 	return time.Unix(secs, ns), nil
-}
-
-// lineWriter turns a command's output into lines on a channel.
-type lineWriter struct {
-	mu  sync.Mutex
-	buf []byte
-	ch  chan string
-}
-
-func newLineWriter() *lineWriter { return &lineWriter{ch: make(chan string, 64)} }
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		select {
-		case w.ch <- string(w.buf[:i]):
-		default: // nobody is reading that many lines: drop
-		}
-		w.buf = w.buf[i+1:]
-	}
-	return len(p), nil
 }
 
 // signed formats a duration with its sign, rounded to the microsecond.

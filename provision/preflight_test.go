@@ -80,20 +80,6 @@ func TestFactsScriptInBash(t *testing.T) {
 	}
 }
 
-func TestLineWriter(t *testing.T) {
-	w := newLineWriter()
-	for _, p := range []string{"12", "3.4\n5", "6.7\n\n"} {
-		_, _ = w.Write([]byte(p))
-	}
-	var got []string
-	for len(w.ch) > 0 {
-		got = append(got, <-w.ch)
-	}
-	if strings.Join(got, "|") != "123.4|56.7|" {
-		t.Fatalf("%q", got)
-	}
-}
-
 func TestCheckFacts(t *testing.T) {
 	c := Check{Host: "db1", Reachable: true, NoFile: -1, NProc: 4096, ClockMeasured: true,
 		ClockSkew: -1500 * time.Microsecond, ClockUncertainty: 250 * time.Microsecond, MaxClockSkew: 250 * time.Millisecond,

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
@@ -195,7 +194,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 			script := fmt.Sprintf("cd %s && echo $$ > %s && exec %s %s > %s",
 				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(filepath.Join(h.Base, "bin", "ybload")),
 				quoteAll(args), provision.Quote(ph.fileBase()+".dat"))
-			lw := &lineWriter{fn: func(line string) { r.progress().Agent(h.Name, line) }}
+			lw := &provision.LineWriter{Fn: func(line string) { r.progress().Agent(h.Name, line) }}
 			res, err := r.runner.Run(ctx, h, script, provision.Step("agent-"+ph.fileBase()), provision.Output(io.Discard, lw))
 			lw.Flush()
 			if err != nil {
@@ -280,38 +279,6 @@ func (r *Run) fetch(ctx context.Context, ph Phase, hosts []infra.Host) error {
 		return struct{}{}, errors.Join(errs...)
 	})
 	return err
-}
-
-// lineWriter hands complete lines to fn.
-type lineWriter struct {
-	mu  sync.Mutex
-	buf []byte
-	fn  func(string)
-}
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.fn(string(w.buf[:i]))
-		w.buf = w.buf[i+1:]
-	}
-	return len(p), nil
-}
-
-// Flush hands over a last unterminated line.
-func (w *lineWriter) Flush() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.buf) > 0 {
-		w.fn(string(w.buf))
-		w.buf = nil
-	}
 }
 
 // Phases lists the agent phases of the run's profile, in order.
