@@ -46,7 +46,7 @@ type Env struct {
 	Abort <-chan struct{}
 	// Version is ybload's version, for the records.
 	Version string
-	// Open opens a file for reading (property files); os.ReadFile if nil.
+	// ReadFile reads a file (property files); os.ReadFile if nil.
 	ReadFile func(string) ([]byte, error)
 }
 
