@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/gocql/gocql"
 
 	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/agentutil"
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/internal/exitcode"
@@ -52,6 +52,9 @@ func run(ctx context.Context, args []string, env *Env) error {
 		return exitcode.Wrap(exitcode.Config, err)
 	}
 	log.Info("Starting sample app...", "workload", o.Workload, "ybload", env.Version)
+	for _, w := range o.NoEffect {
+		log.Warn(w)
+	}
 	if o.UUID == "" {
 		u, err := gocql.RandomUUID()
 		if err != nil {
@@ -113,15 +116,11 @@ func run(ctx context.Context, args []string, env *Env) error {
 		ec.Sinks = append(ec.Sinks, rs)
 	}
 	if o.CPUProfile != "" {
-		f, err := os.Create(o.CPUProfile)
+		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
 		if err != nil {
 			return exitcode.Errorf(exitcode.Config, "--ybload_cpuprofile: %v", err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return exitcode.Errorf(exitcode.Config, "--ybload_cpuprofile: %v", err)
-		}
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+		defer stop()
 	}
 	log.Info("Starting the workload", "writers", o.Writers, "readers", o.Readers, "num_writes", o.NumWrites,
 		"num_reads", o.NumReads, "run_time", o.RunTime, "routing", sess.Routing)

@@ -71,6 +71,9 @@ func (g *KeyGen) Failed() int64 { return g.failedN.Load() }
 // every unique key is written, a uniformly random one in [0, MaxWritten).
 func (g *KeyGen) NextWrite(r *rand.Rand) int64 {
 	if m := g.maxWritten.Load(); m != -1 && m == g.end-1 {
+		if m == 0 { // one unique key: it is the only one to overwrite
+			return 0
+		}
 		return r.Int64N(m)
 	}
 	return g.maxGenerated.Add(1)

@@ -105,3 +105,21 @@ func TestKeyText(t *testing.T) {
 		t.Errorf("UUID key %q", got)
 	}
 }
+
+// One unique key: once written, every write overwrites key 0 (the random
+// pick over [0, 0) would panic).
+func TestKeyGenOneUniqueKey(t *testing.T) {
+	g := NewKeyGen(1, -1)
+	r := rand.New(rand.NewPCG(5, 6))
+	if k := g.NextWrite(r); k != 0 {
+		t.Fatalf("first write %d, want 0", k)
+	}
+	if err := g.Written(0); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if k := g.NextWrite(r); k != 0 {
+			t.Fatalf("write %d after the only key: %d, want 0", i, k)
+		}
+	}
+}

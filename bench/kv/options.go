@@ -5,7 +5,6 @@ import (
 
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -73,7 +72,9 @@ type Options struct {
 	SkipWorkload        bool
 	PrintAllExceptions  bool
 	SanityCheckAtEnd    bool
-	NumThreadsIgnored   bool
+	// NoEffect names the given flags that, as in yb-sample-apps, change
+	// nothing for these workloads, each with why; ybload logs them.
+	NoEffect []string
 
 	// ybload's own (--ybload_*), off or neutral by default.
 	Keyspace          string
@@ -131,6 +132,16 @@ var unsupported = map[string]string{
 	"report_read_restarts": "read-restart counters (YSQL only)",
 }
 
+// noEffect are flags yb-sample-apps accepts that do nothing for the YCQL
+// key-value apps (spec kv §3, §11): accepted as there, and named in a log line.
+var noEffect = map[string]string{
+	"num_threads": "used only by workloads with a read percentage, not these",
+	"ssl_key":     "the client key applies to the SQL apps only",
+	"keep_table":  "the YCQL apps ignore the table operations",
+	"truncate":    "the YCQL apps ignore the table operations",
+	"verbose":     "declared but never read by yb-sample-apps",
+}
+
 // ParseArgs reads `ybload kv` flags, written as yb-sample-apps writes them
 // (--name value; --name=value also works). getenv supplies
 // YBLOAD_YCQL_PASSWORD. Every problem is reported at once.
@@ -169,6 +180,9 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		if why, bad := unsupported[name]; bad {
 			errs = append(errs, fmt.Errorf("--%s: %s is not supported by ybload", name, why))
 			continue
+		}
+		if why, ok := noEffect[name]; ok {
+			o.NoEffect = append(o.NoEffect, "--"+name+": no effect ("+why+")")
 		}
 		if name == "password" {
 			o.Set[name] = "****"
@@ -299,7 +313,7 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	o.Records, o.Summary, o.CPUProfile = o.Set["ybload_records"], o.Set["ybload_summary"], o.Set["ybload_cpuprofile"]
 	o.Agent = o.Set["ybload_agent"]
 	if o.Agent == "" {
-		o.Agent, _ = os.Hostname()
+		o.Agent = agentutil.Hostname()
 	}
 	if v, ok := o.Set["ybload_seed"]; ok {
 		s, err := strconv.ParseUint(v, 10, 64)
@@ -322,6 +336,9 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 			errs = append(errs, errors.New("--read_only needs --uuid or --nouuid (the keys of an earlier run)"))
 		}
 		o.Writers = 0
+	}
+	if o.MaxWrittenKey >= o.UniqueKeys {
+		errs = append(errs, fmt.Errorf("--max_written_key %d must be below --num_unique_keys %d (keys are numbered from 0)", o.MaxWrittenKey, o.UniqueKeys))
 	}
 	if o.BatchSize > 1 && int64(o.BatchSize) > o.UniqueKeys {
 		errs = append(errs, fmt.Errorf("--batch_size %d is larger than --num_unique_keys %d", o.BatchSize, o.UniqueKeys))

@@ -57,6 +57,7 @@ func TestBadFlags(t *testing.T) {
 		{"--workload CassandraKeyValue --nodes h:9042 --num_threads_read 0 --num_threads_write 0", "no threads"},
 		{"--workload CassandraKeyValue --nodes h:9042 --ybload_flavor oracle", "oracle"},
 		{"--workload CassandraKeyValue --nodes", "needs a value"},
+		{"--workload CassandraKeyValue --nodes h:9042 --num_unique_keys 3 --max_written_key 5", "must be below --num_unique_keys 3"},
 	} {
 		_, err := ParseArgs(strings.Fields(c.args), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -94,5 +95,18 @@ func TestDDL(t *testing.T) {
 	}
 	if insertCQL("CassandraKeyValue") != "INSERT INTO CassandraKeyValue (k, v) VALUES (?, ?);" || selectCQL("CassandraKeyValue") != "SELECT k, v FROM CassandraKeyValue WHERE k = ?;" {
 		t.Error("statements")
+	}
+}
+
+// Flags the reference accepts without effect on these apps are accepted and
+// named, not silently dropped.
+func TestNoEffectFlagsAreNamed(t *testing.T) {
+	o, err := ParseArgs(strings.Fields("--workload CassandraKeyValue --nodes h:9042 --ssl_key k.pem --truncate"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(o.NoEffect, "\n")
+	if len(o.NoEffect) != 2 || !strings.Contains(got, "--ssl_key: no effect") || !strings.Contains(got, "--truncate: no effect") {
+		t.Fatalf("NoEffect = %q", o.NoEffect)
 	}
 }
