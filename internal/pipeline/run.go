@@ -164,7 +164,13 @@ func (r *Run) step(name, about string, hosts []string, fn func() (map[string]str
 	return err
 }
 
+// ensureRunner makes the runner that reaches the hosts; every stage that
+// needs one needs the cluster too, which only a finished up records.
 func (r *Run) ensureRunner() error {
+	if r.cluster == nil {
+		return exitcode.Errorf(exitcode.Config, "run %s has no hosts: its up did not finish (ybbench resume --run %s continues it; ybbench down --run %s ends it)",
+			r.dir, filepath.Base(r.dir), filepath.Base(r.dir))
+	}
 	if r.runner != nil {
 		return nil
 	}
