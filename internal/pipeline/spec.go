@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,8 +95,18 @@ func LoadFile(s *Spec, path string) error {
 	if err != nil {
 		return err
 	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var root yaml.Node
-	if err := yaml.Unmarshal(b, &root); err != nil {
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // an empty file changes nothing
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return &FileError{File: path, Line: extra.Line, Field: "(document)", Msg: "a second YAML document: a spec file holds one"}
+	} else if !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if len(root.Content) == 0 {
@@ -110,8 +121,14 @@ func LoadFile(s *Spec, path string) error {
 		known[f] = true
 	}
 	var errs []error
+	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
+		if line, dup := seen[k.Value]; dup {
+			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: fmt.Sprintf("set twice (first on line %d)", line)})
+			continue
+		}
+		seen[k.Value] = k.Line
 		if !known[k.Value] {
 			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: "unknown setting (known: " + strings.Join(specFields(), ", ") + ")"})
 			continue
@@ -129,14 +146,29 @@ func specFields() []string {
 		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime"}
 }
 
-// setField decodes one YAML value into the named field.
+// setField decodes one YAML value into the named field: a scalar goes
+// through SetString as its text (so quotes are YAML's, not the value's),
+// workloads may be a sequence and agent_properties a mapping.
 func setField(s *Spec, name string, v *yaml.Node) error {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	if err := enc.Encode(v); err != nil {
-		return err
+	switch {
+	case v.Kind == yaml.ScalarNode:
+		return SetString(s, name, v.Value)
+	case name == "workloads" && v.Kind == yaml.SequenceNode:
+		var ws []string
+		if err := v.Decode(&ws); err != nil {
+			return fmt.Errorf("want a list of workload names: %v", err)
+		}
+		s.Workloads = ws
+		return nil
+	case name == "agent_properties" && v.Kind == yaml.MappingNode:
+		var m map[string]string
+		if err := v.Decode(&m); err != nil {
+			return fmt.Errorf("want a mapping of property names to values: %v", err)
+		}
+		s.AgentProperties = m
+		return nil
 	}
-	return SetString(s, name, strings.TrimSpace(b.String()))
+	return errors.New("want a single value")
 }
 
 // SetString sets one field from text (file values, YBBENCH_* variables and

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,19 +32,11 @@ func TestSpecLayering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Params.Records != 5000 || r.Params.LoadThreads != 32 || !contains(r.Overridden, "records") || !contains(r.Overridden, "threads") {
+	if r.Params.Records != 5000 || r.Params.LoadThreads != 32 || !slices.Contains(r.Overridden, "records") || !slices.Contains(r.Overridden, "threads") {
 		t.Errorf("resolved %+v overridden %v", r.Params, r.Overridden)
 	}
 }
 
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
 
 // A bad file names the file, the line and the field; every problem is
 // reported at once.
@@ -103,6 +96,39 @@ func TestFlavorFollowsTheProfilesAPI(t *testing.T) {
 		}
 		if err != nil || r.Flavor != c.want {
 			t.Errorf("%+v: flavor %v %v", c, r, err)
+		}
+	}
+}
+
+// YAML's own forms come through as values: quoted strings lose their
+// quotes, block lists and mappings are read as such.
+func TestSpecFileYAMLForms(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "spec.yaml")
+	os.WriteFile(file, []byte("owner: \"123\"\nruns_dir: \"#runs\"\nworkloads:\n  - workloada\n  - workloadc\n"+
+		"agent_properties:\n  a: b\n  c: d=e\n"), 0o644)
+	s := Defaults()
+	if err := LoadFile(&s, file); err != nil {
+		t.Fatal(err)
+	}
+	if s.Owner != "123" || s.RunsDir != "#runs" || !slices.Equal(s.Workloads, []string{"workloada", "workloadc"}) ||
+		len(s.AgentProperties) != 2 || s.AgentProperties["a"] != "b" || s.AgentProperties["c"] != "d=e" {
+		t.Errorf("owner %q runs_dir %q workloads %q agent_properties %q", s.Owner, s.RunsDir, s.Workloads, s.AgentProperties)
+	}
+}
+
+// A key set twice, a second document and a list where a value belongs are
+// errors with file and line.
+func TestSpecFileStructureErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"threads: 4\nthreads: 8\n", "spec.yaml:2: threads: set twice (first on line 1)"},
+		{"threads: 4\n---\nthreads: 8\n", "a second YAML document"},
+		{"threads: [4, 8]\n", "spec.yaml:1: threads: want a single value"},
+	} {
+		file := filepath.Join(t.TempDir(), "spec.yaml")
+		os.WriteFile(file, []byte(c.text), 0o644)
+		s := Defaults()
+		if err := LoadFile(&s, file); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
 	}
 }
