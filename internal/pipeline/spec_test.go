@@ -37,7 +37,6 @@ func TestSpecLayering(t *testing.T) {
 	}
 }
 
-
 // A bad file names the file, the line and the field; every problem is
 // reported at once.
 func TestSpecFileErrors(t *testing.T) {
