@@ -173,7 +173,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		return printReport(stdout, r)
 	})
 	down := stage("down", "Tear a run down from its ledger alone (even after the orchestrator was killed)", func(r *pipeline.Run, _, _ context.Context) error {
-		return r.Down(context.Background())
+		return r.TearDown()
 	})
 	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down", func(r *pipeline.Run, hard, stop context.Context) error {
 		return execute(r, stdout, stderr)

@@ -13,6 +13,14 @@ import (
 // cancelled run still tears down.
 const TeardownTimeout = 10 * time.Minute
 
+// TearDown runs Down on a context of its own, bounded by TeardownTimeout,
+// so that a cancelled run still tears down.
+func (r *Run) TearDown() error {
+	ctx, cancel := context.WithTimeout(context.Background(), TeardownTimeout)
+	defer cancel()
+	return r.Down(ctx)
+}
+
 // Execute runs every stage not yet done, in order, and always tears down
 // (on success, on any stage's failure, on cancellation). stop is the soft
 // stop (first Ctrl-C: stages end, agents write what they measured, results
@@ -24,9 +32,7 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 		} else {
 			r.ledger.SetOutcome(OutcomeSucceeded)
 		}
-		if derr := r.Down(context.Background()); derr != nil {
-			err = errors.Join(err, derr)
-		}
+		err = withTeardown(err, r.TearDown())
 		r.progress().Close()
 	}()
 	// Infrastructure stages end at once on either stop.
@@ -72,4 +78,17 @@ func interrupted(stop context.Context, err error) error {
 		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("interrupted: %w", err))
 	}
 	return err
+}
+
+// withTeardown joins a teardown error to the run's. What is left running
+// costs money, so an incomplete teardown's exit code (6) wins over the
+// stage's.
+func withTeardown(err, derr error) error {
+	if derr == nil {
+		return err
+	}
+	if exitcode.Of(derr) == exitcode.Teardown {
+		return errors.Join(derr, err)
+	}
+	return errors.Join(err, derr)
 }

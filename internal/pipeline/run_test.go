@@ -33,3 +33,27 @@ func TestStagesWithoutClusterRefuse(t *testing.T) {
 		}
 	}
 }
+
+// A stage's failure and an incomplete teardown: the exit code is the
+// teardown's, and both messages are kept.
+func TestIncompleteTeardownDecidesTheExitCode(t *testing.T) {
+	stage := exitcode.Errorf(exitcode.Workload, "workload failed")
+	down := exitcode.Errorf(exitcode.Teardown, "teardown incomplete")
+	for _, c := range []struct {
+		err, derr error
+		want      int
+	}{
+		{stage, down, exitcode.Teardown},
+		{nil, down, exitcode.Teardown},
+		{stage, nil, exitcode.Workload},
+		{stage, exitcode.Errorf(exitcode.Tool, "ledger"), exitcode.Workload},
+	} {
+		got := withTeardown(c.err, c.derr)
+		if exitcode.Of(got) != c.want {
+			t.Errorf("withTeardown(%v, %v): exit %d, want %d", c.err, c.derr, exitcode.Of(got), c.want)
+		}
+		if c.err != nil && !strings.Contains(got.Error(), c.err.Error()) {
+			t.Errorf("the stage's error was lost: %v", got)
+		}
+	}
+}
