@@ -58,6 +58,7 @@ func (r *Run) collect() (*collect.Result, error) {
 		return res, exitcode.Wrap(exitcode.Config, err)
 	}
 	var errs []error
+	measured := 0
 	for _, w := range r.spec.Workloads {
 		wr := collect.WorkloadResult{Name: w, Published: p.Baseline.Row(w), CPU: r.cpuOf(Phase{Workload: w, Phase: "run"})}
 		if p.Binding == "ysql" && p.Family == "ycsb" {
@@ -78,8 +79,10 @@ func (r *Run) collect() (*collect.Result, error) {
 				continue
 			}
 			if len(files) == 0 {
+				wr.Problems = append(wr.Problems, fmt.Sprintf("no agent records for %s %s: not run, or nothing measured", w, phase))
 				continue
 			}
+			measured++
 			merged, err := collect.Merge(files)
 			if err != nil {
 				errs = append(errs, err)
@@ -101,6 +104,9 @@ func (r *Run) collect() (*collect.Result, error) {
 			}
 		}
 		res.Workloads = append(res.Workloads, wr)
+	}
+	if measured == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(r.dir, "agents")))
 	}
 	return res, exitcode.Wrap(exitcode.Workload, errors.Join(errs...))
 }
@@ -159,8 +165,11 @@ func (r *Run) cpuOf(ph Phase) map[string]collect.HostCPU {
 // agentFiles reads the record files of a phase from every client's copy.
 func (r *Run) agentFiles(ph Phase) ([]collect.AgentFile, error) {
 	dirs, err := os.ReadDir(filepath.Join(r.dir, "agents"))
-	if err != nil {
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	var out []collect.AgentFile
 	var errs []error

@@ -57,3 +57,30 @@ func TestIncompleteTeardownDecidesTheExitCode(t *testing.T) {
 		}
 	}
 }
+
+// Collect with no agent records at all is an error, and each workload
+// says what it lacks, rather than a result.json of empty phases.
+func TestCollectWithoutRecords(t *testing.T) {
+	s := Defaults()
+	s.RunsDir = t.TempDir()
+	res, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(res, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.collect()
+	if err == nil || exitcode.Of(err) != exitcode.Workload || !strings.Contains(err.Error(), "nothing was measured") {
+		t.Fatalf("collect: %v (exit %d), want a workload error saying nothing was measured", err, exitcode.Of(err))
+	}
+	if len(out.Workloads) == 0 {
+		t.Fatal("no workloads in the result")
+	}
+	for _, w := range out.Workloads {
+		if len(w.Problems) == 0 || !strings.Contains(w.Problems[0], "no agent records for "+w.Name) {
+			t.Errorf("%s: problems %q", w.Name, w.Problems)
+		}
+	}
+}
