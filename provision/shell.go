@@ -16,9 +16,11 @@ func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Render executes a script template whose only way to insert a value is
-// the q function (shell-quoted), so no value reaches the shell unquoted:
-// `{{q .Dir}}`. Templates are parsed with missingkey=error.
+// Render executes a script template, parsed with missingkey=error. Values
+// go into shell code through the q function (shell-quoted): `{{q .Dir}}`.
+// A bare `{{.X}}` is not refused; templates use it only in comments and
+// configuration heredocs, for values CheckDBHosts has limited to safe
+// characters (host names, IPs, user names, directories).
 func Render(name, text string, data any) (string, error) {
 	return RenderWith(name, text, data, nil)
 }

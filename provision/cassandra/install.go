@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"path"
 	"path/filepath"
@@ -65,11 +64,6 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec) (plan, error) {
 	if err := checkHosts(p.db); err != nil {
 		return p, exitcode.Wrap(exitcode.Config, err)
 	}
-	for _, h := range p.db {
-		if !userName.MatchString(h.ServiceUser) || h.ServiceUser == "root" {
-			return p, exitcode.Errorf(exitcode.Config, "cassandra: host %s: service user %q: the node needs an unprivileged user name", h.Name, h.ServiceUser)
-		}
-	}
 	var err error
 	if p.set, err = parseSettings(s.Settings); err != nil {
 		return p, exitcode.Wrap(exitcode.Config, err)
@@ -93,29 +87,14 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec) (plan, error) {
 }
 
 var (
-	safePath = regexp.MustCompile(`^(/[A-Za-z0-9._+-]+)+$`)
-	userName = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
 	nameRE   = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 )
 
-// checkHosts refuses hosts whose names, addresses or directories the
-// scripts cannot take safely (they remove directories by these paths).
+// checkHosts refuses hosts whose names, addresses, user or directories
+// the scripts cannot take safely (they remove directories by these paths).
 func checkHosts(hosts []infra.Host) error {
-	names, addrs := map[string]bool{}, map[string]bool{}
-	for _, h := range hosts {
-		if h.Name == "" || names[h.Name] {
-			return fmt.Errorf("cassandra: db host name %q is empty or not unique", h.Name)
-		}
-		names[h.Name] = true
-		if net.ParseIP(h.PrivateIP) == nil || addrs[h.PrivateIP] {
-			return fmt.Errorf("cassandra: host %s: private IP %q is not an IP address, or not unique", h.Name, h.PrivateIP)
-		}
-		addrs[h.PrivateIP] = true
-		for _, d := range append([]string{h.Base}, h.DataDirs...) {
-			if !safePath.MatchString(d) || path.Clean(d) != d || strings.Contains(d, "/../") || strings.HasSuffix(d, "/..") || strings.Contains(d, "/./") {
-				return fmt.Errorf("cassandra: host %s: directory %q must be a clean absolute path of letters, digits and ._+-", h.Name, d)
-			}
-		}
+	if problems := provision.CheckDBHosts(hosts); len(problems) > 0 {
+		return fmt.Errorf("cassandra: refusing the db hosts:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return nil
 }

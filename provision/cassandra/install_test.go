@@ -260,9 +260,9 @@ func TestInstallRefusesBadInput(t *testing.T) {
 		{"version", nil, provision.FlavorSpec{Source: src, Version: "4.1.5"}, "version 4.1.5 was asked for"},
 		{"no cache", nil, provision.FlavorSpec{Source: "/nonexistent/home"}, FetchCommand},
 		{"root user", func(c *infra.Cluster) { c.Hosts[1].ServiceUser = "root" }, provision.FlavorSpec{Source: src}, "unprivileged user"},
-		{"same IP", func(c *infra.Cluster) { c.Hosts[2].PrivateIP = c.Hosts[1].PrivateIP }, provision.FlavorSpec{Source: src}, "not unique"},
-		{"bad base", func(c *infra.Cluster) { c.Hosts[0].Base = "/runs/x/../../etc" }, provision.FlavorSpec{Source: src}, "clean absolute path"},
-		{"space in data dir", func(c *infra.Cluster) { c.Hosts[0].DataDirs = []string{"/mnt/my disk"} }, provision.FlavorSpec{Source: src}, "clean absolute path"},
+		{"same IP", func(c *infra.Cluster) { c.Hosts[2].PrivateIP = c.Hosts[1].PrivateIP }, provision.FlavorSpec{Source: src}, "is also"},
+		{"bad base", func(c *infra.Cluster) { c.Hosts[0].Base = "/runs/x/../../etc" }, provision.FlavorSpec{Source: src}, "not clean (want /etc)"},
+		{"space in data dir", func(c *infra.Cluster) { c.Hosts[0].DataDirs = []string{"/mnt/my disk"} }, provision.FlavorSpec{Source: src}, `directory "/mnt/my disk": want letters`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cl := sampleCluster()

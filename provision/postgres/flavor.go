@@ -60,7 +60,6 @@ type node struct {
 }
 
 var ident = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
-var safePath = regexp.MustCompile(`^/[A-Za-z0-9._/+-]*$`)
 
 func render(name string, n node) (string, error) {
 	text, err := scripts.ReadFile("scripts/" + name + ".sh.tmpl")
@@ -183,16 +182,14 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	}
 	dbs := c.ByRole(infra.RoleDB)
 	if len(dbs) == 0 {
-		return nil, fmt.Errorf("postgres: the cluster has no db host")
+		return nil, exitcode.Errorf(exitcode.Config, "postgres: the cluster has no db host")
 	}
 	port, database, dbUser, overrides, err := settings(s)
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
-	for _, h := range dbs {
-		if !safePath.MatchString(dir(h)) {
-			return nil, fmt.Errorf("postgres: %s: directory %q has characters the flavor does not accept", h.Name, dir(h))
-		}
+	if problems := provision.CheckDBHosts(dbs); len(problems) > 0 {
+		return nil, exitcode.Errorf(exitcode.Config, "postgres: refusing the db hosts:\n  %s", strings.Join(problems, "\n  "))
 	}
 	pw, err := secret(s.SecretsDir, "db-password")
 	if err != nil {

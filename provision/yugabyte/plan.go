@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"path"
@@ -46,7 +45,6 @@ type source struct {
 
 var (
 	sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	userName  = regexp.MustCompile(`^[a-z_][a-z0-9_-]*[$]?$`)
 )
 
 // planInstall checks the spec and the cluster, reporting every problem at
@@ -74,7 +72,7 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec, allowUnknown bool) (p
 	default:
 		p.masters = p.db[:p.rf]
 	}
-	problems = append(problems, checkHosts(p.db)...)
+	problems = append(problems, provision.CheckDBHosts(p.db)...)
 
 	settings, err := parseSettings(s.Settings, allowUnknown)
 	if err != nil {
@@ -127,61 +125,6 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec, allowUnknown bool) (p
 	return p, nil
 }
 
-// checkHosts checks what the flavor takes from each db host.
-func checkHosts(hosts []infra.Host) []string {
-	var problems []string
-	bad := func(h infra.Host, format string, args ...any) {
-		problems = append(problems, fmt.Sprintf("db host %q: %s", h.Name, fmt.Sprintf(format, args...)))
-	}
-	ips := map[string]string{}
-	for _, h := range hosts {
-		if h.Name == "" {
-			bad(h, "no name")
-		}
-		if net.ParseIP(h.PrivateIP) == nil {
-			bad(h, "private_ip %q is not an IP address (the servers bind IP addresses, specs/yugabyte-deploy.md §1)", h.PrivateIP)
-		} else if other, dup := ips[h.PrivateIP]; dup {
-			bad(h, "private_ip %s is also %q's", h.PrivateIP, other)
-		} else {
-			ips[h.PrivateIP] = h.Name
-		}
-		if msg := checkDir(h.Base); msg != "" {
-			bad(h, "base %q: %s", h.Base, msg)
-		}
-		for _, d := range h.DataDirs {
-			if msg := checkDir(d); msg != "" {
-				bad(h, "data dir %q: %s", d, msg)
-			} else if strings.Contains(d, ",") {
-				bad(h, "data dir %q: has a comma (--fs_data_dirs is a comma list)", d)
-			}
-		}
-		if !userName.MatchString(h.ServiceUser) {
-			bad(h, "service_user %q: not a user name (the servers run as an unprivileged user)", h.ServiceUser)
-		} else if h.ServiceUser == "root" {
-			bad(h, "service_user is root: the servers run as an unprivileged user")
-		}
-	}
-	return problems
-}
-
-// checkDir says what is wrong with a directory the flavor writes or
-// removes under ("" when nothing).
-func checkDir(d string) string {
-	switch {
-	case d == "":
-		return "empty"
-	case !path.IsAbs(d):
-		return "not absolute"
-	case path.Clean(d) != d:
-		return "not clean (want " + path.Clean(d) + ")"
-	case d == "/":
-		return "the root directory"
-	case strings.ContainsAny(d, "\n\x00"):
-		return "has a newline or NUL"
-	}
-	return ""
-}
-
 // dbHostsForStop are the db hosts whose paths are safe to stop and wipe.
 func dbHostsForStop(c *infra.Cluster) ([]infra.Host, error) {
 	if c == nil {
@@ -190,11 +133,11 @@ func dbHostsForStop(c *infra.Cluster) ([]infra.Host, error) {
 	hosts := c.ByRole(infra.RoleDB)
 	var problems []string
 	for _, h := range hosts {
-		if msg := checkDir(h.Base); msg != "" {
+		if msg := provision.CheckDir(h.Base); msg != "" {
 			problems = append(problems, fmt.Sprintf("db host %q: base %q: %s", h.Name, h.Base, msg))
 		}
 		for _, d := range h.DataDirs {
-			if msg := checkDir(d); msg != "" {
+			if msg := provision.CheckDir(d); msg != "" {
 				problems = append(problems, fmt.Sprintf("db host %q: data dir %q: %s", h.Name, d, msg))
 			}
 		}

@@ -59,14 +59,14 @@ func TestPlanInstall(t *testing.T) {
 		{"wrong sha", sampleCluster(), provision.FlavorSpec{Source: tarball, SHA256: strings.Repeat("0", 64)}, []string{"sha256 is " + sum, "FlavorSpec.SHA256 says 000"}},
 		{"hostname", host(func(h *infra.Host) { h.PrivateIP = "db2.internal" }), provision.FlavorSpec{Source: url}, []string{`"db2": private_ip "db2.internal" is not an IP address`}},
 		{"duplicate ip", host(func(h *infra.Host) { h.PrivateIP = "10.0.0.1" }), provision.FlavorSpec{Source: url}, []string{"private_ip 10.0.0.1 is also \"db1\"'s"}},
-		{"relative base", host(func(h *infra.Host) { h.Base = "runs/x" }), provision.FlavorSpec{Source: url}, []string{`base "runs/x": not absolute`}},
+		{"relative base", host(func(h *infra.Host) { h.Base = "runs/x" }), provision.FlavorSpec{Source: url}, []string{`directory "runs/x": not absolute`}},
 		{"root base", host(func(h *infra.Host) { h.Base = "/" }), provision.FlavorSpec{Source: url}, []string{"the root directory"}},
 		{"unclean data", host(func(h *infra.Host) { h.DataDirs = []string{"/mnt/../d0"} }), provision.FlavorSpec{Source: url}, []string{"not clean"}},
-		{"comma data", host(func(h *infra.Host) { h.DataDirs = []string{"/mnt/a,b"} }), provision.FlavorSpec{Source: url}, []string{"has a comma"}},
+		{"comma data", host(func(h *infra.Host) { h.DataDirs = []string{"/mnt/a,b"} }), provision.FlavorSpec{Source: url}, []string{`directory "/mnt/a,b": want letters`}},
 		{"no user", host(func(h *infra.Host) { h.ServiceUser = "" }), provision.FlavorSpec{Source: url}, []string{"service_user \"\""}},
 		{"root user", host(func(h *infra.Host) { h.ServiceUser = "root" }), provision.FlavorSpec{Source: url}, []string{"service_user is root"}},
 		{"bad setting", sampleCluster(), provision.FlavorSpec{Source: url, Settings: map[string]string{"tserver.nope": "1"}}, []string{"--nope is not a flag this flavor knows"}},
-		{"all at once", host(func(h *infra.Host) { h.Base = ""; h.PrivateIP = "" }), provision.FlavorSpec{}, []string{"no source", "base \"\": empty", "private_ip \"\""}},
+		{"all at once", host(func(h *infra.Host) { h.Base = ""; h.PrivateIP = "" }), provision.FlavorSpec{}, []string{"no source", "directory \"\": empty", "private_ip \"\""}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
