@@ -87,7 +87,7 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec) (plan, error) {
 }
 
 var (
-	nameRE   = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	nameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 )
 
 // checkHosts refuses hosts whose names, addresses, user or directories
