@@ -7,6 +7,7 @@ package infra
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
 )
 
@@ -60,6 +61,14 @@ type Host struct {
 	Labels map[string]string `json:"labels,omitempty"`
 	Errors []string          `json:"errors,omitempty"`
 }
+
+// hostName is what a host's name may be: it names files (logs, agent
+// records) and appears in scripts, so letters, digits and ._- only.
+var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
+
+// ValidHostName reports whether name is usable as a host's name: 1 to 63
+// letters, digits and ._-, starting with a letter or digit.
+func ValidHostName(name string) bool { return hostName.MatchString(name) }
 
 // Has reports whether the host has a role.
 func (h *Host) Has(r Role) bool {

@@ -10,10 +10,6 @@ import (
 )
 
 var (
-	// hostName is what a flavor's scripts accept as a host's name: it ends
-	// up in log lines, comments and file names, so no shell or YAML
-	// metacharacter, space or newline.
-	hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 	// userName is a portable OS user name.
 	userName = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
 	// safeDir is a directory a flavor writes under and removes: absolute,
@@ -35,7 +31,7 @@ func CheckDBHosts(hosts []infra.Host) []string {
 	names, ips := map[string]bool{}, map[string]string{}
 	for _, h := range hosts {
 		switch {
-		case !hostName.MatchString(h.Name):
+		case !infra.ValidHostName(h.Name):
 			bad(h, "name: want letters, digits and ._- (at most 63, starting with a letter or digit)")
 		case names[h.Name]:
 			bad(h, "name given twice")

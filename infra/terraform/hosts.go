@@ -62,6 +62,8 @@ func parseHosts(outputs map[string]tfexec.OutputMeta) ([]infra.Host, error) {
 		}
 		if o.Name == "" {
 			h.Errors = append(h.Errors, fmt.Sprintf("host %d has no name", i))
+		} else if !infra.ValidHostName(o.Name) {
+			h.Errors = append(h.Errors, fmt.Sprintf("name %q: want 1 to 63 letters, digits and ._-", o.Name))
 		} else if seen[o.Name] {
 			h.Errors = append(h.Errors, fmt.Sprintf("name %q given twice", o.Name))
 		}

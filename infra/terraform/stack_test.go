@@ -443,6 +443,8 @@ func TestParseHosts(t *testing.T) {
 			{"name":"b","role":"master","public_ip":"10.0.0.300","private_ip":"10.0.0.3"},
 			{"name":"b","role":"client","public_ip":"10.0.0.4","private_ip":""}]`),
 			errs: [][]string{{"has no name"}, {`role "master"`, `public_ip "10.0.0.300"`}, {"given twice", `private_ip ""`}}},
+		{name: "unsafe name", outputs: out(`[{"name":"../db 1","role":"db","public_ip":"10.0.0.2","private_ip":"10.1.0.2"}]`),
+			errs: [][]string{{`name "../db 1": want 1 to 63 letters`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
