@@ -181,8 +181,7 @@ func Catalogue(o *Options) []Statement {
 // literalSQL renders kind k on table t with its parameters as literals, as
 // sysbench's client-side emulation does (--db-ps-mode=disable, spec §10.3):
 // integers in decimal, strings in single quotes without escaping.
-func literalSQL(dst []byte, k kind, t int, args []arg) []byte {
-	tmpl := k.sqlFor(t)
+func literalSQL(dst []byte, tmpl string, args []arg) []byte {
 	for {
 		i := strings.IndexByte(tmpl, '$')
 		if i < 0 {

@@ -75,11 +75,11 @@ func TestCatalogueTypesAndSpecTexts(t *testing.T) {
 }
 
 func TestLiteralSQL(t *testing.T) {
-	got := string(literalSQL(nil, kNonIndexUpdate, 4, []arg{{s: []byte("12-34")}, {i: 77}}))
+	got := string(literalSQL(nil, kNonIndexUpdate.sqlFor(4), []arg{{s: []byte("12-34")}, {i: 77}}))
 	if want := "UPDATE sbtest4 SET c='12-34' WHERE id=77"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	got = string(literalSQL(nil, kSimpleRange, 1, []arg{{i: 5}, {i: 104}}))
+	got = string(literalSQL(nil, kSimpleRange.sqlFor(1), []arg{{i: 5}, {i: 104}}))
 	if want := "SELECT c FROM sbtest1 WHERE id BETWEEN 5 AND 104"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -110,7 +110,7 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 		return exitcode.Errorf(exitcode.Workload, "%s: table %s does not exist in database %s on %s: run `ybload sysbench %s … prepare` first (with the same --tables)",
 			o.Workload, strings.Join(names, ", "), o.DB, eps[0], o.Workload)
 	}
-	h := &Header{Tool: tool, Mode: o.Mode, Threads: o.Threads, Warmup: o.Warmup, Rate: o.Rate, ReportInterval: o.ReportInterval,
+	h := &Header{Tool: tool, Mode: o.Mode, Threads: o.Threads, Warmup: o.Warmup, Rate: o.Rate, ReportInterval: o.ReportInterval, Endless: o.Events == 0 && o.Time == 0,
 		Seed: o.RandSeed, Hosts: o.Hosts}
 	WriteHeader(env.Stdout, h)
 	wl := NewWorkload(o, seed, log)

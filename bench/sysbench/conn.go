@@ -121,6 +121,7 @@ type session struct {
 	conn  *pgconn.PgConn
 	cur   atomic.Pointer[pgconn.PgConn] // read by the cut-off watch
 	names [numKinds][]string            // statement names by kind and table
+	texts [numKinds][]string            // statement texts by kind and table
 
 	params  [][]byte
 	scratch []byte
@@ -134,11 +135,14 @@ func newSession(o *Options, eps []endpoint, worker int) *session {
 	for _, k := range s.kinds {
 		if !k.perTable() {
 			s.names[k] = []string{stmtName(k, 0)}
+			s.texts[k] = []string{k.sqlFor(0)}
 			continue
 		}
 		s.names[k] = make([]string, o.Tables+1)
+		s.texts[k] = make([]string, o.Tables+1)
 		for t := 1; t <= int(o.Tables); t++ {
 			s.names[k][t] = stmtName(k, t)
+			s.texts[k][t] = k.sqlFor(t)
 		}
 	}
 	return s
@@ -186,7 +190,11 @@ func (s *session) cutOff() {
 // exec runs statement kind k on table t, prepared or as literal SQL.
 func (s *session) exec(k kind, t int, args []arg) (class, error) {
 	if !s.prepared {
-		s.sql = literalSQL(s.sql[:0], k, t, args)
+		text := s.texts[k][0]
+		if k.perTable() {
+			text = s.texts[k][t]
+		}
+		s.sql = literalSQL(s.sql[:0], text, args)
 		return s.execSQL(s.sql)
 	}
 	s.scratch = s.scratch[:0]

@@ -86,6 +86,7 @@ func TestIntegrationFatalErrorKeepsTheReport(t *testing.T) {
 	d.exec(t, `CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN IF NEW.k % 7 = 0 THEN RAISE EXCEPTION 'k is a multiple of 7' USING ERRCODE = 'P0001'; END IF; RETURN NEW; END $$`)
 	d.exec(t, "CREATE TRIGGER boom BEFORE UPDATE ON sbtest1 FOR EACH ROW EXECUTE FUNCTION boom()")
+	before := d.int(t, "SELECT sum(k) FROM sbtest1")
 	r := d.sb(t, context.Background(), "oltp_update_index", "run", "--tables=1", "--table-size=100", "--events=100000", "--time=0", "--threads=2")
 	if r.code != 5 {
 		t.Fatalf("exit %d, want 5\n%s", r.code, r.stderr)
@@ -98,8 +99,11 @@ func TestIntegrationFatalErrorKeepsTheReport(t *testing.T) {
 	if ev >= 100000 || r.summary.Stop != "error" || !strings.Contains(r.summary.Error, "multiple of 7") {
 		t.Errorf("%d events, stop %q, error %q", ev, r.summary.Stop, r.summary.Error)
 	}
-	if got := d.int(t, "SELECT sum(k) FROM sbtest1") - r.num(t, "write:"); got < 0 {
-		t.Errorf("more writes reported than made")
+	// Each reported write added 1 to one k, committed; the other thread's
+	// last transaction may have been cut off after its UPDATE was counted.
+	made, reported := d.int(t, "SELECT sum(k) FROM sbtest1")-before, r.num(t, "write:")
+	if reported == 0 || made > reported || made < reported-1 {
+		t.Errorf("the database took %d increments of k; the report says %d writes", made, reported)
 	}
 }
 
@@ -139,7 +143,7 @@ func TestIntegrationWarmupRateAndRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file.End == nil || file.End.Counters["sysbench_events"] != ev || file.End.Ops != ev || file.Meta.Workload != "sysbench/oltp_point_select" ||
+	if file.End == nil || file.End.Ops != ev || file.Meta.Workload != "sysbench/oltp_point_select" ||
 		!strings.Contains(file.Meta.Settings["latency.records"], "NOT sysbench's percentile") {
 		t.Errorf("records: meta %+v end %+v", file.Meta, file.End)
 	}

@@ -192,8 +192,6 @@ type Options struct {
 	// Given holds the options given on the command line, canonical names,
 	// with secrets masked.
 	Given map[string]string
-	// Args is the command line as given.
-	Args []string
 }
 
 // secret reports whether an option's value must never be echoed.
@@ -229,7 +227,7 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 		}
 		vals[name] = val
 	}
-	o := &Options{Args: args, Given: map[string]string{}}
+	o := &Options{Given: map[string]string{}}
 	for k, v := range vals {
 		if secret(k) {
 			v = "****"
@@ -277,50 +275,62 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 	}
 
 	r := reader{vals: vals, mode: o.Mode}
-	o.Tables = r.int("tables")
-	o.TableSize = r.int("table_size")
-	o.RangeSize = r.int("range_size")
-	o.PointSelects = r.int("point_selects")
-	o.SimpleRanges = r.int("simple_ranges")
-	o.SumRanges = r.int("sum_ranges")
-	o.OrderRanges = r.int("order_ranges")
-	o.DistinctRanges = r.int("distinct_ranges")
-	o.IndexUpdates = r.int("index_updates")
-	o.NonIndexUpdates = r.int("non_index_updates")
-	o.DeleteInserts = r.int("delete_inserts")
+	o.Tables = r.intIn("tables", 1, math.MaxInt32)
+	o.TableSize = r.intIn("table_size", 1, math.MaxInt32)
+	o.RangeSize = r.intIn("range_size", 0, math.MaxInt32)
+	o.PointSelects = r.count("point_selects")
+	o.SimpleRanges = r.count("simple_ranges")
+	o.SumRanges = r.count("sum_ranges")
+	o.OrderRanges = r.count("order_ranges")
+	o.DistinctRanges = r.count("distinct_ranges")
+	o.IndexUpdates = r.count("index_updates")
+	o.NonIndexUpdates = r.count("non_index_updates")
+	o.DeleteInserts = r.count("delete_inserts")
 	o.RangeSelects = r.bool("range_selects")
 	o.AutoInc = r.bool("auto_inc")
 	o.CreateSecondary = r.bool("create_secondary")
 	o.SkipTrx = r.bool("skip_trx")
 	o.CreateTableOptions = r.str("create_table_options")
-	o.Reconnect = r.int("reconnect")
-	o.SerialCacheSize = r.int("serial_cache_size")
+	o.Reconnect = r.count("reconnect")
+	o.SerialCacheSize = r.count("serial_cache_size")
 	o.RangeKeyPartitioning = r.bool("range_key_partitioning")
 	o.ManualRangeSplitting = r.bool("manual_range_splitting")
-	o.NumTableSplits = r.int("num_table_splits")
+	o.NumTableSplits = r.count("num_table_splits")
 	r.int("num_rows_in_insert")
 	r.int("batch_insert_count")
 	r.bool("smaller_row_sizes")
-	o.Threads = int(r.int("threads"))
-	o.Time = r.int("time")
-	o.Events = r.int("events")
-	o.Warmup = r.int("warmup_time")
-	o.Rate = r.int("rate")
-	o.ReportInterval = r.int("report_interval")
-	o.ThreadInitTimeout = r.int("thread_init_timeout")
-	o.Percentile = int(r.int("percentile"))
+	o.Threads = int(r.intIn("threads", 1, MaxThreads))
+	o.Time = r.intIn("time", 0, maxSeconds)
+	o.Events = r.count("events")
+	o.Warmup = r.intIn("warmup_time", 0, maxSeconds)
+	o.Rate = r.count("rate")
+	o.ReportInterval = r.intIn("report_interval", 0, maxSeconds)
+	o.ThreadInitTimeout = r.intIn("thread_init_timeout", 1, maxSeconds)
+	o.Percentile = int(r.intIn("percentile", 0, 100))
 	o.Histogram = r.bool("histogram")
-	o.Verbosity = r.int("verbosity")
+	o.Verbosity = r.count("verbosity")
 	r.bool("db_debug")
+	if r.bool("secondary") {
+		r.errs = append(r.errs, errors.New("--secondary=on: sysbench then declares `KEY xid (id)`, MySQL syntax that PostgreSQL and YugabyteDB reject"))
+	}
+	if d := r.str("db_driver"); d != "pgsql" {
+		r.errs = append(r.errs, fmt.Errorf("--db-driver=%s: ybload speaks the PostgreSQL wire protocol only: use --db-driver=pgsql", d))
+	}
+	if v := r.str("report_checkpoints"); v != "" {
+		r.errs = append(r.errs, fmt.Errorf("--report-checkpoints=%s: not supported by ybload (use --report-interval and the tick records)", v))
+	}
+	if v := r.str("forced_shutdown"); v != "" && v != "off" {
+		r.errs = append(r.errs, fmt.Errorf("--forced-shutdown=%s: not supported by ybload (events in flight at the end are cancelled after --ybload-grace)", v))
+	}
 	o.RandType = r.str("rand_type")
 	o.RandSpecIter = r.int("rand_spec_iter")
 	o.RandSpecPct = r.float("rand_spec_pct")
 	o.RandSpecRes = r.float("rand_spec_res")
 	o.RandParetoH = r.float("rand_pareto_h")
 	o.RandZipfianExp = r.float("rand_zipfian_exp")
-	o.RandSeed = uint64(r.int("rand_seed"))
+	o.RandSeed = uint64(r.count("rand_seed"))
 	o.PSMode = r.str("db_ps_mode")
-	o.Port = int(r.int("pgsql_port"))
+	o.Port = int(r.intIn("pgsql_port", 1, 65535))
 	o.User = r.str("pgsql_user")
 	o.DB = r.str("pgsql_db")
 	o.SSLMode = r.str("pgsql_sslmode")
@@ -345,7 +355,7 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 		o.Warmup, o.Reconnect, o.SerialCacheSize, o.CreateTableOptions = 0, 0, 0, ""
 		o.RangeKeyPartitioning = false
 	}
-	errs = append(errs, o.validate(vals)...)
+	errs = append(errs, o.validate()...)
 	if len(errs) == 0 {
 		errs = append(errs, o.readPassword(vals, getenv, readSecret)...)
 	}
@@ -357,33 +367,13 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 
 // validate checks the values against each other and against what ybload
 // supports.
-func (o *Options) validate(vals map[string]string) []error {
+func (o *Options) validate() []error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	atLeast := func(name string, v, min int64) {
-		if v < min {
-			bad("--%s=%d: must be at least %d", dashed(name), v, min)
-		}
-	}
-	atLeast("tables", o.Tables, 1)
-	atLeast("table_size", o.TableSize, 1)
-	if o.Tables > math.MaxInt32 || o.TableSize > math.MaxInt32 {
-		bad("--tables and --table-size must fit in a 32-bit integer")
-	}
-	for _, n := range []string{"range_size", "point_selects", "simple_ranges", "sum_ranges", "order_ranges",
-		"distinct_ranges", "index_updates", "non_index_updates", "delete_inserts", "reconnect", "serial_cache_size",
-		"time", "events", "warmup_time", "rate", "report_interval", "verbosity"} {
-		if v, err := strconv.ParseInt(strings.TrimSpace(valOr(vals, n)), 10, 64); err == nil && v < 0 {
-			bad("--%s=%d: must not be negative", dashed(n), v)
-		}
-	}
-	atLeast("threads", int64(o.Threads), 1)
-	atLeast("thread_init_timeout", o.ThreadInitTimeout, 1)
-	if o.Port < 1 || o.Port > 65535 {
-		bad("--pgsql-port=%d: not a port", o.Port)
-	}
-	if o.Percentile < 0 || o.Percentile > 100 {
-		bad("--percentile=%d: want 1..100, or 0 to disable", o.Percentile)
+	switch o.SSLMode {
+	case "", "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
+	default:
+		bad("--pgsql-sslmode=%s: want disable, allow, prefer, require, verify-ca or verify-full", o.SSLMode)
 	}
 	if len(o.Hosts) == 0 {
 		bad("--pgsql-host is empty")
@@ -396,18 +386,6 @@ func (o *Options) validate(vals map[string]string) []error {
 	}
 	if o.PSMode != "auto" && o.PSMode != "disable" {
 		bad("--db-ps-mode=%s: want auto or disable", o.PSMode)
-	}
-	if d := valOr(vals, "db_driver"); d != "pgsql" {
-		bad("--db-driver=%s: ybload speaks the PostgreSQL wire protocol only: use --db-driver=pgsql", d)
-	}
-	if valOr(vals, "secondary") != "" && o.bool(vals, "secondary") {
-		bad("--secondary=on: sysbench then declares `KEY xid (id)`, MySQL syntax that PostgreSQL and YugabyteDB reject")
-	}
-	if v := valOr(vals, "report_checkpoints"); v != "" {
-		bad("--report-checkpoints=%s: not supported by ybload (use --report-interval and the tick records)", v)
-	}
-	if v := valOr(vals, "forced_shutdown"); v != "" && v != "off" {
-		bad("--forced-shutdown=%s: not supported by ybload (events in flight at the end are cancelled after --ybload-grace)", v)
 	}
 	switch o.RandType {
 	case "uniform", "pareto":
@@ -474,11 +452,6 @@ func (o *Options) readPassword(vals map[string]string, getenv func(string) strin
 	return nil
 }
 
-func (o *Options) bool(vals map[string]string, name string) bool {
-	b, _ := parseBool(vals[name])
-	return b
-}
-
 // reader reads typed option values with their defaults, collecting errors.
 type reader struct {
 	vals map[string]string
@@ -497,11 +470,33 @@ func (r *reader) raw(name string) string {
 	return d.def
 }
 
-func (r *reader) int(name string) int64 {
+// MaxThreads bounds --threads: each thread is a connection and a goroutine
+// with its buffers, and far past what a server accepts.
+const MaxThreads = 100000
+
+// maxSeconds bounds options in seconds so that they fit a time.Duration.
+const maxSeconds = math.MaxInt64 / int64(time.Second)
+
+func (r *reader) int(name string) int64 { return r.intIn(name, math.MinInt64, math.MaxInt64) }
+
+// count reads a non-negative integer.
+func (r *reader) count(name string) int64 { return r.intIn(name, 0, math.MaxInt64) }
+
+// intIn reads an integer in [min, max]; a value that does not parse is
+// reported once, as not an integer, and not range-checked.
+func (r *reader) intIn(name string, min, max int64) int64 {
 	s := strings.TrimSpace(r.raw(name))
 	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
+	switch {
+	case err != nil:
 		r.errs = append(r.errs, fmt.Errorf("--%s=%s: not an integer", dashed(name), s))
+		return 0
+	case v < min && min == 0:
+		r.errs = append(r.errs, fmt.Errorf("--%s=%d: must not be negative", dashed(name), v))
+	case v < min:
+		r.errs = append(r.errs, fmt.Errorf("--%s=%d: must be at least %d", dashed(name), v, min))
+	case v > max:
+		r.errs = append(r.errs, fmt.Errorf("--%s=%d: must be at most %d", dashed(name), v, max))
 	}
 	return v
 }
@@ -536,14 +531,6 @@ func parseBool(s string) (v, ok bool) {
 	return false, false
 }
 
-func valOr(vals map[string]string, name string) string {
-	if v, ok := vals[name]; ok {
-		return v
-	}
-	d, _ := findOpt(name)
-	return d.def
-}
-
 // dashed is an option's name as the user most likely typed it.
 func dashed(name string) string { return strings.ReplaceAll(name, "_", "-") }
 
@@ -559,15 +546,6 @@ func maskArg(a string) string {
 		return k + "=****"
 	}
 	return a
-}
-
-// MaskedArgs is the command line with secret values masked, for echoing.
-func MaskedArgs(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = maskArg(a)
-	}
-	return strings.Join(out, " ")
 }
 
 // Help lists the options of a mode, for `ybload sysbench <workload> help`.

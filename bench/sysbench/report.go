@@ -18,8 +18,11 @@ type Header struct {
 	Threads        int
 	Warmup, Rate   int64
 	ReportInterval int64
-	Seed           uint64 // --rand-seed as given (0: from the time)
-	Hosts          []string
+	// Endless is set when --events and --time are both 0: sysbench warns
+	// before anything else.
+	Endless bool
+	Seed    uint64 // --rand-seed as given (0: from the time)
+	Hosts   []string
 }
 
 // ToolLine is the first line of every output.
@@ -33,6 +36,9 @@ func ToolLine(version string, m Mode) string {
 // WriteHeader writes the lines sysbench prints before the run.
 func WriteHeader(w io.Writer, h *Header) {
 	var b strings.Builder
+	if h.Endless {
+		b.WriteString("WARNING: Both event and time limits are disabled, running an endless test\n")
+	}
 	fmt.Fprintf(&b, "%s\n\nRunning the test with following options:\nNumber of threads: %d\n", h.Tool, h.Threads)
 	if h.Warmup > 0 {
 		fmt.Fprintf(&b, "Warmup time: %ds\n", h.Warmup)

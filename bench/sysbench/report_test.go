@@ -206,3 +206,19 @@ func TestHeaderLines(t *testing.T) {
 	WriteStarted(&b, h)
 	golden(t, "header_fork.txt", b.String())
 }
+
+// --events=0 --time=0: the warning sysbench 1.0.20 prints first (its
+// output captured in testdata), then the usual header.
+func TestEndlessHeaderMatchesSysbench1020(t *testing.T) {
+	ref, err := os.ReadFile("testdata/sysbench-1.0.20-endless-header.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	h := &Header{Tool: "T", Mode: Mode1020, Threads: 1, Endless: true}
+	WriteHeader(&b, h)
+	want := strings.Replace(string(ref), "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)", "T", 1)
+	if b.String() != want {
+		t.Errorf("header differs:\n--- got\n%s--- want\n%s", b.String(), want)
+	}
+}

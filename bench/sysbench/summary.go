@@ -50,6 +50,8 @@ type Summary struct {
 	DDL     [][]string `json:"ddl,omitempty"`
 	Dropped []string   `json:"ddl_dropped_on_postgresql,omitempty"`
 	Rows    int64      `json:"rows_inserted,omitempty"`
+	// Statements counts what prepare sent (DDL and INSERT batches).
+	Statements int64 `json:"prepare_statements,omitempty"`
 }
 
 // ServerInfo is what the server said it is.
@@ -160,7 +162,7 @@ func (s *Summary) addPrepare(p *PrepareResult) {
 		s.DDL = append(s.DDL, ss)
 	}
 	s.Dropped = p.Plan.Dropped
-	s.Rows = p.Rows
+	s.Rows, s.Statements = p.Rows, p.Statements
 }
 
 func (s *Summary) write(path string) error {
