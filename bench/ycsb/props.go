@@ -157,6 +157,23 @@ func (p *Props) Bool(key string, def bool) bool {
 	return strings.EqualFold(strings.TrimSpace(e.value), "true")
 }
 
+// StrictBool reads one of ybload's own boolean properties: true or false
+// (any case), or def when unset; anything else is an error naming the
+// property, where YCSB's own properties follow Bool (Java's lenient parse).
+func (p *Props) StrictBool(key string, def bool) (bool, error) {
+	e, ok := p.lookup(key)
+	if !ok {
+		return def, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(e.value)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return def, p.bad(key, "want true or false")
+}
+
 // LoadFile reads a Java .properties file into p (values override earlier
 // files). name is used in errors.
 func (p *Props) LoadFile(name string, data []byte) error {

@@ -44,11 +44,11 @@ func New(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*Binding,
 	if err != nil {
 		return nil, err
 	}
-	if cfg.BatchUpdateAPI && cfg.BatchSize <= 0 {
-		log.Warn("jdbc.batchupdateapi=true without db.batchsize > 0: as in YCSB, the batched inserts are never executed")
-	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.BatchUpdateAPI && cfg.BatchSize <= 0 {
+		log.Warn("jdbc.batchupdateapi=true without db.batchsize > 0: as in YCSB, the batched inserts are never executed")
 	}
 	return &Binding{cfg: cfg, log: log, read: readSQL(cfg.Table), scan: scanSQL(cfg.Table, cfg.Driver), del: deleteSQL(cfg.Table)}, nil
 }
@@ -188,6 +188,9 @@ func (b *Binding) Settings() map[string]string {
 		"ysql.batchupdateapi": strconv.FormatBool(b.cfg.BatchUpdateAPI),
 		"ysql.retries":        strconv.Itoa(b.cfg.Retries),
 		"ysql.statements":     "prepared (pgx statement cache)",
+	}
+	if b.cfg.FetchSize >= 0 {
+		s["ysql.fetchsize"] = strconv.FormatInt(b.cfg.FetchSize, 10) + " (no effect: pgx receives a scan's rows in one result)"
 	}
 	if b.cfg.RoundRobin {
 		s["ysql.routing"] = "one connection per worker, workers spread round-robin over ysql.hosts (extension)"

@@ -30,7 +30,9 @@ type Config struct {
 	BatchSize      int64 // db.batchsize; -1 = off
 	BatchUpdateAPI bool  // jdbc.batchupdateapi
 	AutoCommit     bool  // jdbc.autocommit
-	FetchSize      int64 // jdbc.fetchsize; -1 = unset
+	// FetchSize is jdbc.fetchsize (-1 unset), read and recorded: with pgx
+	// a scan's rows arrive in one result, so it changes nothing here.
+	FetchSize int64
 	// Extensions, off by default.
 	LoadBatch   string // ysql.load.batch: "" (off), multirow or copy
 	Retries     int    // ysql.retries: reruns of 40001/40P01
@@ -88,15 +90,18 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 	if c.LoadBatch != "" && c.BatchSize <= 0 {
 		errs = append(errs, fmt.Errorf("%s: ysql.load.batch needs db.batchsize > 0 (rows per batch)", p.SourceOf("ysql.load.batch")))
 	}
-	c.CreateTable = p.Bool("ysql.createtable", false)
-	c.CreateDatabase = p.Bool("ysql.createdatabase", false)
-	c.CreateDatabase = p.Bool("ysql.createdatabase", false)
-	c.DropTable = p.Bool("ysql.droptable", false)
+	c.CreateTable, err = p.StrictBool("ysql.createtable", false)
+	note(err)
+	c.CreateDatabase, err = p.StrictBool("ysql.createdatabase", false)
+	note(err)
+	c.DropTable, err = p.StrictBool("ysql.droptable", false)
+	note(err)
 	c.DDL = p.Get("ysql.ddl", "range")
 	if c.DDL != "range" && c.DDL != "hash" {
 		errs = append(errs, fmt.Errorf("%s: ysql.ddl=%s: want range or hash", p.SourceOf("ysql.ddl"), c.DDL))
 	}
-	c.SplitAt = p.Bool("ysql.splitat", true)
+	c.SplitAt, err = p.StrictBool("ysql.splitat", true)
+	note(err)
 	fc, err := p.Int("fieldcount", 10)
 	note(err)
 	prefix := p.Get("fieldnameprefix", "field")
@@ -104,18 +109,24 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 		c.FieldNames = append(c.FieldNames, prefix+strconv.FormatInt(i, 10))
 	}
 
-	// Credentials: ysql.* beat db.*; passwords also from a 0600 file or the
-	// environment, so they never need to be on a command line.
+	// Credentials: ysql.* beat db.*, and for each a password given inline
+	// beats one from a 0600 file; last, the environment, so a password
+	// never needs to be on a command line.
 	c.User = p.Get("ysql.user", p.Get("db.user", "yugabyte"))
-	c.Password = p.Get("ysql.password", p.Get("db.passwd", ""))
-	for _, key := range []string{"ysql.password.file", "db.passwd.file"} {
-		if f := p.Get(key, ""); f != "" {
-			pw, err := agentutil.ReadSecretFile(f)
+	for _, key := range []string{"ysql.password", "ysql.password.file", "db.passwd", "db.passwd.file"} {
+		v := p.Get(key, "")
+		if v == "" {
+			continue
+		}
+		if strings.HasSuffix(key, ".file") {
+			pw, err := agentutil.ReadSecretFile(v)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: %w", p.SourceOf(key), key, err))
 			}
-			c.Password = pw
+			v = pw
 		}
+		c.Password = v
+		break
 	}
 	if c.Password == "" && getenv != nil {
 		c.Password = getenv("YBLOAD_YSQL_PASSWORD")
@@ -125,6 +136,9 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 	case p.Has("ysql.hosts"):
 		port, err := p.Int("ysql.port", 5433)
 		note(err)
+		if err == nil && (port < 1 || port > 65535) {
+			errs = append(errs, fmt.Errorf("%s: ysql.port=%d: not a port", p.SourceOf("ysql.port"), port))
+		}
 		db := p.Get("ysql.database", "ycsb")
 		for _, h := range strings.Split(p.Get("ysql.hosts", ""), ",") {
 			h = strings.TrimSpace(h)
@@ -134,7 +148,7 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 			ep := Endpoint{Host: h, Port: int(port), Database: db, Params: map[string]string{}}
 			if host, ps, err := net.SplitHostPort(h); err == nil {
 				pn, err := strconv.Atoi(ps)
-				if err != nil {
+				if err != nil || pn < 1 || pn > 65535 {
 					errs = append(errs, fmt.Errorf("%s: ysql.hosts: bad port in %q", p.SourceOf("ysql.hosts"), h))
 				}
 				ep.Host, ep.Port = host, pn
@@ -162,6 +176,11 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 		}
 	}
 	if mode := p.Get("ysql.sslmode", ""); mode != "" {
+		switch mode {
+		case "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
+		default:
+			errs = append(errs, fmt.Errorf("%s: ysql.sslmode=%s: want disable, allow, prefer, require, verify-ca or verify-full", p.SourceOf("ysql.sslmode"), mode))
+		}
 		for i := range c.Endpoints {
 			c.Endpoints[i].Params["sslmode"] = mode
 		}
@@ -194,7 +213,7 @@ func parseURL(s string) (Endpoint, error) {
 	}
 	if ps := u.Port(); ps != "" {
 		n, err := strconv.Atoi(ps)
-		if err != nil {
+		if err != nil || n < 1 || n > 65535 {
 			return Endpoint{}, fmt.Errorf("%q: bad port", s)
 		}
 		ep.Port = n
