@@ -155,6 +155,13 @@ func (c *Config) Validate() error {
 	if c.Username == "" && c.Password != "" {
 		errs = append(errs, errors.New("a password is set but no user name"))
 	}
+	if c.TLS != nil {
+		// Read the CA and key files now: a missing file is a setting's
+		// fault, not the server's.
+		if _, err := tlsConfig(c.TLS); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -102,3 +102,13 @@ func TestNewYCSBBadProperties(t *testing.T) {
 		t.Errorf("bad flavor: %v", err)
 	}
 }
+
+// A CA file that cannot be read is a setting's error, found before any
+// connection (it was a database error at the first dial).
+func TestNewYCSBMissingCAFile(t *testing.T) {
+	ca := filepath.Join(t.TempDir(), "nope.pem")
+	_, err := NewYCSB(props(t, "hosts=h\n", "cassandra.useSSL", "true", "ycql.ssl.ca", ca), nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "TLS CA file") || !strings.Contains(err.Error(), ca) {
+		t.Fatalf("missing CA file: %v", err)
+	}
+}

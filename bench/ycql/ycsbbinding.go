@@ -73,6 +73,13 @@ func NewYCSB(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*YCSB
 	bad := func(key, msg string) {
 		errs = append(errs, fmt.Errorf("%s: property %s=%q: %s", p.SourceOf(key), key, p.Get(key, ""), msg))
 	}
+	boolProp := func(key string, def bool) bool {
+		v, err := p.StrictBool(key, def)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
 	intProp := func(key string, def int64) int64 {
 		v, err := p.Int(key, def)
 		if err != nil {
@@ -118,7 +125,7 @@ func NewYCSB(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*YCSB
 	c.ReadTimeout = time.Duration(intProp("cassandra.readtimeoutmillis", DefaultReadTimeout.Milliseconds())) * time.Millisecond
 	if p.Bool("cassandra.useSSL", false) {
 		c.TLS = &TLSOptions{CAFile: p.Get("ycql.ssl.ca", ""), CertFile: p.Get("ycql.ssl.cert", ""),
-			KeyFile: p.Get("ycql.ssl.key", ""), VerifyHostname: p.Bool("ycql.ssl.verifyhostname", false)}
+			KeyFile: p.Get("ycql.ssl.key", ""), VerifyHostname: boolProp("ycql.ssl.verifyhostname", false)}
 	}
 	if p.Bool("cassandra.tracing", false) {
 		bad("cassandra.tracing", "not supported by ybload")
@@ -138,8 +145,8 @@ func NewYCSB(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*YCSB
 			*d = x
 		}
 	}
-	b.createTable = p.Bool("ycql.createtable", false)
-	b.dropTable = p.Bool("ycql.droptable", false)
+	b.createTable = boolProp("ycql.createtable", false)
+	b.dropTable = boolProp("ycql.droptable", false)
 	b.rf = int(intProp("ycql.replication_factor", 0))
 	if b.rf < 0 {
 		bad("ycql.replication_factor", "must not be negative")
