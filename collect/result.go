@@ -1,13 +1,11 @@
 package collect
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -250,13 +248,5 @@ func OneSampleSanity(p *PhaseResult) (float64, string) {
 
 // WriteJSON writes v as indented JSON to path, atomically.
 func WriteJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteJSON(path, v, 0o644)
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/scripts/localhosts"
 	modules "github.com/ybbench/ybbench/terraform"
@@ -219,11 +220,7 @@ func writeScript(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("local provider: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, localhosts.Script, 0o755); err != nil {
-		return fmt.Errorf("local provider: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, localhosts.Script, 0o755); err != nil {
 		return fmt.Errorf("local provider: %w", err)
 	}
 	return nil

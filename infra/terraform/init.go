@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-exec/tfexec"
 
+	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
@@ -46,16 +47,10 @@ func (s *Stack) writeVars() error {
 	if vars == nil {
 		vars = map[string]any{}
 	}
-	b, err := json.MarshalIndent(vars, "", "  ")
-	if err != nil {
+	if _, err := json.Marshal(vars); err != nil {
 		return exitcode.Wrap(exitcode.Config, fmt.Errorf("terraform variables: %w", err))
 	}
-	p := s.path(VarFileName)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("terraform variables: %w", err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
+	if err := atomicfile.WriteJSON(s.path(VarFileName), vars, 0o600); err != nil {
 		return fmt.Errorf("terraform variables: %w", err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/ybbench/ybbench/internal/atomicfile"
 )
 
 // LedgerSchema versions run.json.
@@ -187,27 +189,10 @@ func (l *Ledger) find(name string) int {
 // save writes run.json atomically and durably: a crash leaves the old or
 // the new file, never half of one.
 func (l *Ledger) save() error {
-	b, err := json.MarshalIndent(&l.rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := l.path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-	if err != nil {
+	if err := atomicfile.WriteJSON(l.path, &l.rec, 0o644); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		return fmt.Errorf("ledger: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("ledger: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("ledger: %w", err)
-	}
-	return os.Rename(tmp, l.path)
+	return nil
 }
 
 // Plan decides, for resume, which of the steps still have to run: those

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
@@ -124,18 +125,6 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
 func (r *Run) log() *slog.Logger {
 	if r.deps.Log != nil {
 		return r.deps.Log
@@ -227,7 +216,7 @@ func (r *Run) Up(ctx context.Context) error {
 		for _, h := range c.Hosts {
 			r.progress().Host(h.Name, "up at "+h.PublicIP)
 		}
-		return map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}, writeJSON(filepath.Join(r.dir, ClusterFile), c)
+		return map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}, atomicfile.WriteJSON(filepath.Join(r.dir, ClusterFile), c, 0o644)
 	})
 }
 
@@ -239,7 +228,7 @@ func (r *Run) Preflight(ctx context.Context) error {
 	return r.step("preflight", "check every host: reachable, disk, ulimits, clock skew", hostNames(r.cluster.Hosts), func() (map[string]string, error) {
 		facts, err := r.deps.Preflight(ctx, r.runner, r.cluster.Hosts, r.spec.MaxClockSkew)
 		r.facts = facts
-		if werr := writeJSON(filepath.Join(r.dir, FactsFile), facts); werr != nil && err == nil {
+		if werr := atomicfile.WriteJSON(filepath.Join(r.dir, FactsFile), facts, 0o644); werr != nil && err == nil {
 			err = werr
 		}
 		details := map[string]string{}
@@ -276,7 +265,7 @@ func (r *Run) Install(ctx context.Context) error {
 		for _, h := range dbs {
 			r.progress().Host(h.Name, fmt.Sprintf("%s %s running", dep.Flavor, dep.Version))
 		}
-		return map[string]string{"version": dep.Version}, writeJSON(filepath.Join(r.dir, DeploymentFile), dep)
+		return map[string]string{"version": dep.Version}, atomicfile.WriteJSON(filepath.Join(r.dir, DeploymentFile), dep, 0o644)
 	})
 }
 

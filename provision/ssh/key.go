@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/ybbench/ybbench/internal/atomicfile"
 )
 
 // Key file names inside a run's key directory.
@@ -60,11 +62,11 @@ func GenerateKey(dir string) (authorizedKey, privateKeyPath string, err error) {
 		return "", "", fmt.Errorf("ssh key: %w", err)
 	}
 	line := strings.TrimSpace(string(xssh.MarshalAuthorizedKey(sshPub))) + " " + comment
-	if err := writeFileAtomic(privPath, pem.EncodeToMemory(block), 0o600); err != nil {
-		return "", "", err
+	if err := atomicfile.Write(privPath, pem.EncodeToMemory(block), 0o600); err != nil {
+		return "", "", fmt.Errorf("ssh key: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(abs, PublicKeyFile), []byte(line+"\n"), 0o644); err != nil {
-		return "", "", err
+	if err := atomicfile.Write(filepath.Join(abs, PublicKeyFile), []byte(line+"\n"), 0o644); err != nil {
+		return "", "", fmt.Errorf("ssh key: %w", err)
 	}
 	return line, privPath, nil
 }
@@ -88,30 +90,4 @@ func existingKey(path string) (string, error) {
 		return "", fmt.Errorf("ssh key %s: %w", path, err)
 	}
 	return strings.TrimSpace(string(xssh.MarshalAuthorizedKey(signer.PublicKey()))) + " ybbench:" + filepath.Dir(path), nil
-}
-
-// writeFileAtomic writes b to a temporary file beside path with mode and
-// renames it into place, so a crash never leaves half a key.
-func writeFileAtomic(path string, b []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("ssh key: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("ssh key: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("ssh key: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("ssh key: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("ssh key: %w", err)
-	}
-	return nil
 }
