@@ -44,6 +44,19 @@ func hostNames(db, client int) []hostVar {
 	return hosts
 }
 
+// HostNames are the names the local provider gives db and client hosts,
+// in order (db-1…, client-1…).
+func HostNames(db, client int) (dbs, clients []string) {
+	for _, h := range hostNames(db, client) {
+		if h.Role == "db" {
+			dbs = append(dbs, h.Name)
+		} else {
+			clients = append(clients, h.Name)
+		}
+	}
+	return dbs, clients
+}
+
 // hostVar is an element of the module's hosts variable.
 type hostVar struct {
 	Name string `json:"name"`

@@ -7,7 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/inventory"
+	"github.com/ybbench/ybbench/infra/local"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // WritePlan says what a run of s would do, without doing it: hosts and
@@ -21,51 +25,78 @@ func WritePlan(w io.Writer, s *Resolved) error {
 		fmt.Fprintf(&b, "overridden: %s (the report marks them)\n", strings.Join(s.Overridden, ", "))
 	}
 	b.WriteString("\nhosts:\n")
+	clients := max(s.ClientHosts, 1)
 	switch s.Provider {
 	case "local":
-		for i := 1; i <= s.DBHosts; i++ {
-			fmt.Fprintf(&b, "  db%d      role db      network namespace on this machine, subnet %s\n", i, s.Subnet)
+		dbs, cls := local.HostNames(s.DBHosts, s.ClientHosts)
+		for _, n := range dbs {
+			fmt.Fprintf(&b, "  %-9s role db      network namespace on this machine, subnet %s\n", n, s.Subnet)
 		}
-		for i := 1; i <= s.ClientHosts; i++ {
-			fmt.Fprintf(&b, "  client%d  role client  network namespace on this machine\n", i)
+		for _, n := range cls {
+			fmt.Fprintf(&b, "  %-9s role client  network namespace on this machine\n", n)
 		}
 	case "inventory":
-		fmt.Fprintf(&b, "  the hosts of %s (validated at up)\n", s.Inventory)
+		hosts, err := inventory.Load(s.Inventory)
+		if err != nil {
+			return err
+		}
+		clients = 0
+		for _, h := range hosts {
+			fmt.Fprintf(&b, "  %-9s roles %-10s %s (ssh %s@%s)\n", h.Name, roleList(h.Roles), s.Inventory, h.SSH.User, h.Addr())
+			if h.Has(infra.RoleClient) {
+				clients++
+			}
+		}
 	}
 	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s", Version, s.Flavor)
-	if s.Flavor == "yugabyte" {
+	switch s.Flavor {
+	case "yugabyte":
 		fmt.Fprintf(&b, " from %s", s.YBTarball)
-	} else {
+	case "postgres":
 		b.WriteString(" (the db hosts' PostgreSQL packages)")
+	case "cassandra":
+		b.WriteString(" (Apache Cassandra from the test environment's Maven Central cache)")
 	}
 	b.WriteString("\n\nstages:\n")
 	fmt.Fprintf(&b, "  up         %s\n", map[string]string{"local": "terraform apply of terraform/local (namespaces, bridge, one sshd per host)", "inventory": "validate the inventory"}[s.Provider])
 	fmt.Fprintf(&b, "  preflight  on every host over SSH: reachable, disk, ulimits, clock skew ≤ %v\n", s.MaxClockSkew)
 	fmt.Fprintf(&b, "  install    %s on the db hosts\n", s.Flavor)
 	par := s.Params
-	dir := "<client>/agent"
+	fam, err := familyOf(p.Family)
+	if err != nil {
+		return err
+	}
+	dep := &provision.Deployment{Flavor: s.Flavor, User: "<user>", Database: "<database>",
+		YSQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 5433}}, YCQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 9042}}}
 	est := 30 * time.Second
 	for _, wl := range s.Workloads {
-		for _, ph := range []string{"prepare", "load", "run"} {
-			threads := par.Threads
-			if ph == "load" {
-				threads = par.LoadThreads
+		for _, ph := range fam.phases(wl) {
+			phase := Phase{Workload: wl, Phase: ph}
+			n := clients
+			if fam.firstClientOnly(ph) {
+				n = 1
 			}
-			args := agentArgs(p.Binding, Phase{Workload: wl, Phase: ph}, par.Records, par.Operations, threads, par.Duration, par.DDL, 0, max(s.ClientHosts, 1), dir, "<client>", time.Time{})
+			args, _ := fam.invocation(agentInput{Profile: p.Name, Binding: p.Binding, Phase: phase, WLArgs: p.WorkloadArgs[wl],
+				N: n, Dir: "<client>/agent", Host: "<client>", Dep: dep,
+				Params: paramsView{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
+					Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}})
+			if ph != "prepare" && ph != "cleanup" {
+				args = append(args, extraProps(s.AgentProperties, phase)...)
+			}
 			line := strings.Join(args, " ")
 			if i := strings.Index(line, "ybload.start.at="); i >= 0 {
 				line = line[:i] + "ybload.start.at=<start time>"
 			}
-			fmt.Fprintf(&b, "  bench      ybload %s\n", line)
+			fmt.Fprintf(&b, "  bench      on %d client(s): ybload %s\n", n, line)
 		}
-		est += time.Duration(float64(par.Records)/20000*float64(time.Second)) + runEstimate(p, wl, par)
+		est += time.Duration(float64(par.Records)/20000*float64(time.Second)) + par.Warmup + runEstimate(p, wl, par)
 	}
 	b.WriteString("  collect    merge every agent's records (histograms added) into result.json\n")
 	b.WriteString("  report     report.md beside the published figures\n")
 	b.WriteString("  down       always: destroy the hosts (an inventory's machines are only stopped and wiped)\n")
 	fmt.Fprintf(&b, "\nexpected duration: about %v (loads at ~20,000 records/s; runs bounded by %v or the published throughput)\n", est.Round(time.Second), par.Duration)
 	fmt.Fprintf(&b, "results: %s\n", filepath.Join(s.RunsDir, "<id>"))
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
@@ -116,4 +147,12 @@ func WriteProfiles(w io.Writer) error {
 		fmt.Fprintf(w, "  published table: %d rows, %s\n\n", len(p.Baseline.Rows), map[bool]string{true: "self-consistent (may gate)", false: "fails Little's law (shown, never gated)"}[ok])
 	}
 	return nil
+}
+
+func roleList(rs []infra.Role) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
+	return strings.Join(out, ",")
 }

@@ -137,7 +137,16 @@ func LoadFile(s *Spec, path string) error {
 			errs = append(errs, &FileError{File: path, Line: v.Line, Field: k.Value, Msg: err.Error()})
 		}
 	}
+	inferProvider(s, seen["inventory"] > 0, seen["provider"] > 0)
 	return errors.Join(errs...)
+}
+
+// inferProvider: a layer that names an inventory file and no provider
+// means the inventory provider, as --inventory alone does.
+func inferProvider(s *Spec, inventory, provider bool) {
+	if inventory && !provider {
+		s.Provider = "inventory"
+	}
 }
 
 func specFields() []string {
@@ -286,6 +295,7 @@ func LoadEnv(s *Spec, getenv func(string) string) error {
 			}
 		}
 	}
+	inferProvider(s, getenv(EnvName("inventory")) != "", getenv(EnvName("provider")) != "")
 	return errors.Join(errs...)
 }
 
@@ -304,6 +314,9 @@ func (s *Spec) Validate() error {
 		}
 		if s.ClientHosts < 1 || s.ClientHosts > 8 {
 			bad("client_hosts: %d (want 1 to 8)", s.ClientHosts)
+		}
+		if s.Inventory != "" {
+			bad("inventory: %s is given but the provider is local (drop --local, or set provider: inventory)", s.Inventory)
 		}
 	case "inventory":
 		if s.Inventory == "" {

@@ -131,3 +131,25 @@ func TestSpecFileStructureErrors(t *testing.T) {
 		}
 	}
 }
+
+// An inventory named in the file or the environment, with no provider,
+// means the inventory provider; with an explicit local provider it is an
+// error rather than ignored.
+func TestInventoryImpliesItsProvider(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "spec.yaml")
+	os.WriteFile(file, []byte("inventory: hosts.yaml\n"), 0o644)
+	s := Defaults()
+	if err := LoadFile(&s, file); err != nil || s.Provider != "inventory" {
+		t.Errorf("file: provider %q, %v", s.Provider, err)
+	}
+	s = Defaults()
+	env := map[string]string{"YBBENCH_INVENTORY": "hosts.yaml"}
+	if err := LoadEnv(&s, func(k string) string { return env[k] }); err != nil || s.Provider != "inventory" {
+		t.Errorf("env: provider %q, %v", s.Provider, err)
+	}
+	s = Defaults()
+	s.Inventory = "hosts.yaml"
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "the provider is local") {
+		t.Errorf("local with an inventory: %v", err)
+	}
+}

@@ -1,0 +1,71 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func planOf(t *testing.T, edit func(*Spec)) (string, error) {
+	t.Helper()
+	s := Defaults()
+	edit(&s)
+	r, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	err = WritePlan(&b, r)
+	return b.String(), err
+}
+
+// The plan shows each family's own agent command lines and the names the
+// local provider really gives its hosts.
+func TestPlanPerFamily(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		want    []string
+		not     string
+	}{
+		{"ycsb-ysql", []string{"ybload load ysql -P workloads/workloada", "ybload run ysql -P workloads/workloadf"}, "ybload sysbench"},
+		{"sysbench-ysql", []string{"ybload sysbench oltp_read_only --tables=10 --table-size=100000", "--threads=64 --time=120 --warmup-time=120", "cleanup"}, "ybload load"},
+		{"kv-ycql", []string{"ybload kv --workload CassandraKeyValue", "--nodes <db hosts>:9042"}, "ybload load"},
+	} {
+		out, err := planOf(t, func(s *Spec) { s.Profile = c.profile })
+		if err != nil {
+			t.Fatalf("%s: %v", c.profile, err)
+		}
+		for _, w := range append(c.want, "  db-1 ", "  client-1 ") {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: plan lacks %q:\n%s", c.profile, w, out)
+			}
+		}
+		if strings.Contains(out, c.not) {
+			t.Errorf("%s: plan has %q:\n%s", c.profile, c.not, out)
+		}
+	}
+}
+
+// With an inventory, plan reads and checks it: its hosts are listed, and a
+// bad file is an error naming it.
+func TestPlanInventory(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "id")
+	os.WriteFile(key, []byte("key"), 0o600)
+	good := filepath.Join(dir, "hosts.yaml")
+	os.WriteFile(good, []byte("hosts:\n  - {name: db1, roles: [db], address: 10.0.0.1, ssh: {key: "+key+"}}\n"+
+		"  - {name: load1, roles: [client], address: 10.0.0.9, ssh: {key: "+key+"}}\n"), 0o644)
+	out, err := planOf(t, func(s *Spec) { s.Provider, s.Inventory, s.DBHosts = "inventory", good, 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "  db1 ") || !strings.Contains(out, "  load1 ") || !strings.Contains(out, "10.0.0.9") {
+		t.Errorf("plan lacks the inventory's hosts:\n%s", out)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("hosts:\n  - {name: db1, roles: [witness], address: 10.0.0.1, ssh: {key: "+key+"}}\n"), 0o644)
+	if _, err := planOf(t, func(s *Spec) { s.Provider, s.Inventory = "inventory", bad }); err == nil || !strings.Contains(err.Error(), "bad.yaml:2") {
+		t.Errorf("a bad inventory: %v", err)
+	}
+}
