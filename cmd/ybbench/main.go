@@ -223,7 +223,7 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 		}
 	}
 	if _, ok := o.set["inventory"]; ok {
-		if _, p := o.set["provider"]; !p {
+		if _, p := o.set["provider"]; !p && !o.local {
 			s.Provider = "inventory"
 		}
 	}
