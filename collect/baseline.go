@@ -66,14 +66,20 @@ func (r *BaselineRow) LittlesLaw(threads int) (float64, error) {
 			return 0, fmt.Errorf("%s: no published latency for %s", r.Workload, op)
 		}
 	}
-	if r.Threads > 0 {
-		threads = r.Threads
-	}
+	threads = r.ThreadsOf(threads)
 	rate := r.Throughput
 	if r.UnitsPerOp > 1 {
 		rate /= r.UnitsPerOp // Little's law per batch
 	}
 	return float64(threads) / (rate * mean), nil
+}
+
+// ThreadsOf is the row's thread count: its own, else the table's.
+func (r *BaselineRow) ThreadsOf(table int) int {
+	if r.Threads > 0 {
+		return r.Threads
+	}
+	return table
 }
 
 // Consistent reports whether every row satisfies Little's law within a

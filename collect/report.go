@@ -112,7 +112,7 @@ func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
 		}
 		if wr.Published != nil && b != nil {
 			if v, err := wr.Published.LittlesLaw(b.Threads); err == nil {
-				fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f.\n", b.Threads, v)
+				fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f.\n", wr.Published.ThreadsOf(b.Threads), v)
 			}
 		}
 		for _, pr := range wr.Problems {
