@@ -29,6 +29,7 @@ import (
 
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/internal/profiles"
 )
 
 var version = "dev"
@@ -215,11 +216,17 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	}
 	if o.quick {
 		// Below the flags, above the file: a flag still wins.
-		s.Records, s.Operations, s.Threads, s.LoadThreads, s.Duration, s.Warmup = 20000, 200000, 64, 16, 60*time.Second, 10*time.Second
+		s.Records, s.Operations, s.Threads, s.LoadThreads, s.Duration = 20000, 200000, 64, 16, 60*time.Second
 	}
 	for field, v := range o.set {
 		if err := pipeline.SetString(&s, field, *v); err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", strings.ReplaceAll(field, "_", "-"), err))
+		}
+	}
+	if _, given := o.set["warmup"]; o.quick && !given {
+		// Only sysbench has a warm-up; the profile is known once the flags are in.
+		if p, err := profiles.Get(s.Profile); err == nil && p.Family == "sysbench" {
+			s.Warmup = 10 * time.Second
 		}
 	}
 	if _, ok := o.set["inventory"]; ok {

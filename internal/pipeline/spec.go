@@ -347,8 +347,25 @@ func (s *Spec) Validate() error {
 			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, strings.Join(speaks, " or "))
 		}
 	}
-	if s.Records < 0 || s.Operations < 0 || s.Threads < 0 || s.LoadThreads < 0 || s.Duration < 0 || s.Warmup < 0 {
-		bad("records, operations, threads, load_threads, duration and warmup must not be negative")
+	for _, f := range []struct {
+		name     string
+		negative bool
+	}{{"records", s.Records < 0}, {"operations", s.Operations < 0}, {"threads", s.Threads < 0}, {"load_threads", s.LoadThreads < 0},
+		{"duration", s.Duration < 0}, {"warmup", s.Warmup < 0}, {"parallel", s.Parallel < 0}, {"start_delay", s.StartDelay < 0},
+		{"lifetime", s.Lifetime < 0}} {
+		if f.negative {
+			bad("%s must not be negative", f.name)
+		}
+	}
+	if p != nil && s.Warmup > 0 && p.Family != "sysbench" {
+		bad("warmup: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", p.Name, p.Family)
+	}
+	seenWorkload := map[string]bool{}
+	for _, w := range s.Workloads {
+		if seenWorkload[w] {
+			bad("workloads: %q is listed twice", w)
+		}
+		seenWorkload[w] = true
 	}
 	if p != nil {
 		for _, w := range s.Workloads {
