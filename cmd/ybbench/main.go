@@ -119,7 +119,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			return execute(r, stdout, stderr)
+			hard, stop := signals(stderr)
+			return execute(r, hard, stop, stdout, stderr)
 		}}
 	specFlags(run)
 
@@ -144,7 +145,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			ctx, _, _ := signals(stderr)
+			ctx, _ := signals(stderr)
 			if err := r.Up(ctx); err != nil {
 				return err
 			}
@@ -158,7 +159,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			hard, stop, _ := signals(stderr)
+			hard, stop := signals(stderr)
 			return fn(r, hard, stop)
 		}}
 		runFlag(c)
@@ -177,7 +178,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		return r.TearDown()
 	})
 	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down", func(r *pipeline.Run, hard, stop context.Context) error {
-		return execute(r, stdout, stderr)
+		return execute(r, hard, stop, stdout, stderr)
 	})
 	status := stage("status", "Show a run's ledger", func(r *pipeline.Run, _, _ context.Context) error {
 		return pipeline.WriteStatus(stdout, r)
@@ -258,7 +259,7 @@ func (o *options) open(stderr io.Writer) (*pipeline.Run, error) {
 // signals: the first SIGINT/SIGTERM is a soft stop (stages end, agents
 // write what they measured, results are collected, teardown runs); the
 // second cancels everything but teardown.
-func signals(stderr io.Writer) (hard, stop context.Context, cancel func()) {
+func signals(stderr io.Writer) (hard, stop context.Context) {
 	hard, cancelHard := context.WithCancel(context.Background())
 	stop, cancelStop := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
@@ -271,11 +272,10 @@ func signals(stderr io.Writer) (hard, stop context.Context, cancel func()) {
 		fmt.Fprintln(stderr, "ybbench: skipping to teardown")
 		cancelHard()
 	}()
-	return hard, stop, func() { cancelStop(); cancelHard() }
+	return hard, stop
 }
 
-func execute(r *pipeline.Run, stdout, stderr io.Writer) error {
-	hard, stop, _ := signals(stderr)
+func execute(r *pipeline.Run, hard, stop context.Context, stdout, stderr io.Writer) error {
 	err := r.Execute(hard, stop)
 	if perr := printReport(stdout, r); perr == nil {
 		fmt.Fprintf(stderr, "report: %s\nresult: %s\n", filepath.Join(r.Dir(), pipeline.ReportFile), filepath.Join(r.Dir(), pipeline.ResultFile))
