@@ -16,6 +16,16 @@ func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// QuoteAll makes a command line of args, each quoted as Quote does: one a
+// user can paste into a shell, or a remote command.
+func QuoteAll(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = Quote(a)
+	}
+	return strings.Join(q, " ")
+}
+
 // Render executes a script template, parsed with missingkey=error. Values
 // go into shell code through the q function (shell-quoted): `{{q .Dir}}`.
 // A bare `{{.X}}` is not refused; templates use it only in comments and

@@ -28,3 +28,15 @@ func TestRenderRefusesMissingKeys(t *testing.T) {
 		t.Errorf("%q %v", got, err)
 	}
 }
+
+// A QuoteAll command line splits back into exactly its arguments.
+func TestQuoteAllSplitsBackIntoItsArguments(t *testing.T) {
+	args := []string{"/runs/my run/bin/hosts.sh", "", "it's", "$(id)", "a\nb"}
+	out, err := exec.Command("bash", "-c", `printf '<%s>' `+QuoteAll(args)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "</runs/my run/bin/hosts.sh><><it's><$(id)><a\nb>"; string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}

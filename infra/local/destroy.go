@@ -16,6 +16,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // Destroy removes the run's hosts with `terraform destroy`, then verifies
@@ -62,7 +63,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 	left, err := remains(ctx, n, subnet, runDir)
 	if err != nil {
-		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("local provider: cannot verify the teardown of run %s: %w (check with `ip netns list`, `ip link`; remove with: %s)", c.Name, err, shellJoin(sweep)))
+		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("local provider: cannot verify the teardown of run %s: %w (check with `ip netns list`, `ip link`; remove with: %s)", c.Name, err, provision.QuoteAll(sweep)))
 	}
 	if len(left) > 0 {
 		log.Warn("left behind after terraform destroy; removing with hosts.sh down --all", "remains", describe(left))
@@ -87,7 +88,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 		return nil
 	}
 	e := &RemainsError{Run: c.Name, Remains: describe(left), Cause: tfErr}
-	e.Commands = append(e.Commands, shellJoin(sweep))
+	e.Commands = append(e.Commands, provision.QuoteAll(sweep))
 	for _, r := range left {
 		if r.kill != 0 {
 			e.Commands = append(e.Commands, fmt.Sprintf("kill %d", r.kill))
@@ -283,22 +284,4 @@ func cutLast(s, sep string) (before, after string, found bool) {
 		return s[:i], s[i+len(sep):], true
 	}
 	return s, "", false
-}
-
-// shellJoin renders a command line a user can paste into a shell.
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = shellQuote(a)
-	}
-	return strings.Join(q, " ")
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -193,7 +193,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 			}
 			script := fmt.Sprintf("cd %s && echo $$ > %s && exec %s %s > %s",
 				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(filepath.Join(h.Base, "bin", "ybload")),
-				quoteAll(args), provision.Quote(ph.fileBase()+".dat"))
+				provision.QuoteAll(args), provision.Quote(ph.fileBase()+".dat"))
 			lw := &provision.LineWriter{Fn: func(line string) { r.progress().Agent(h.Name, line) }}
 			res, err := r.runner.Run(ctx, h, script, provision.Step("agent-"+ph.fileBase()), provision.Output(io.Discard, lw))
 			lw.Flush()
@@ -243,14 +243,6 @@ func indexOfHost(hs []infra.Host, name string) int {
 		}
 	}
 	return 0
-}
-
-func quoteAll(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = provision.Quote(a)
-	}
-	return strings.Join(q, " ")
 }
 
 // fetch copies the agents' files of a phase into runs/<id>/agents/<host>/.
