@@ -35,19 +35,24 @@ func Render(name, text string, data any) (string, error) {
 	return RenderWith(name, text, data, nil)
 }
 
+// QuoteFuncs are the script templates' quoting functions: `{{q .X}}` (any
+// value, formatted with %v, as one shell word) and `{{qjoin " " .List}}`
+// (each element quoted, joined by the separator).
+var QuoteFuncs = template.FuncMap{
+	"q": func(v any) string { return Quote(fmt.Sprint(v)) },
+	"qjoin": func(sep string, items []string) string {
+		out := make([]string, len(items))
+		for i, s := range items {
+			out[i] = Quote(s)
+		}
+		return strings.Join(out, sep)
+	},
+}
+
 // RenderWith is Render with extra template functions (e.g. a flavor's own
 // quoting for SQL literals).
 func RenderWith(name, text string, data any, funcs template.FuncMap) (string, error) {
-	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Funcs(template.FuncMap{
-		"q": func(v any) string { return Quote(fmt.Sprint(v)) },
-		"qjoin": func(sep string, items []string) string {
-			out := make([]string, len(items))
-			for i, s := range items {
-				out[i] = Quote(s)
-			}
-			return strings.Join(out, sep)
-		},
-	}).Parse(text)
+	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Funcs(QuoteFuncs).Parse(text)
 	if err != nil {
 		return "", err
 	}

@@ -276,7 +276,7 @@ func (f *Flavor) startServer(ctx context.Context, r provision.Runner, h infra.Ho
 func recordStart(dep *provision.Deployment, h infra.Host, srv server, recs records, fl []serverFlag, log *slog.Logger) {
 	set := dep.Settings
 	key := string(srv) + ".%s@" + h.Name
-	set[fmt.Sprintf(key, "flags")] = qjoin(flagStrings(fl))
+	set[fmt.Sprintf(key, "flags")] = provision.QuoteAll(flagStrings(fl))
 	if pid, ok := recs.Last("pid"); ok {
 		log.Info("started", "stage", "start", "host", h.Name, "server", srv, "pid", pid)
 	}

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"strings"
 	"text/template"
 
 	"github.com/ybbench/ybbench/infra"
@@ -13,30 +12,18 @@ import (
 )
 
 // The remote scripts live in scripts/*.sh.tmpl. They are rendered by pure
-// functions below, with every value passed through q (or qjoin), which
-// quote it for bash; scripts_test.go checks that no template prints a value
-// any other way, and compares each rendering with a golden file.
+// functions below, with every value passed through q or qjoin
+// (provision.QuoteFuncs), which quote it for bash; scripts_test.go checks
+// that no template prints a value any other way, and compares each
+// rendering with a golden file.
 //
 //go:embed scripts/*.sh.tmpl
 var scriptFS embed.FS
 
 var scripts = template.Must(template.New("").
-	Funcs(template.FuncMap{"q": q, "qjoin": qjoin}).
+	Funcs(provision.QuoteFuncs).
 	Option("missingkey=error").
 	ParseFS(scriptFS, "scripts/*.sh.tmpl"))
-
-// q is the templates' quoting function: any value, formatted with %v, as
-// one bash word.
-func q(v any) string { return provision.Quote(fmt.Sprint(v)) }
-
-// qjoin quotes every element and joins them with spaces: several words.
-func qjoin(vs []string) string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = provision.Quote(v)
-	}
-	return strings.Join(out, " ")
-}
 
 func render(name string, data any) (string, error) {
 	var b bytes.Buffer
