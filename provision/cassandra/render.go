@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"text/template"
 
+	"github.com/ybbench/ybbench/provision/scripts"
+
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -99,7 +101,7 @@ func render(name string, data any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, err := provision.RenderWith(name, string(lib)+string(text), data, nil)
+	s, err := provision.RenderWith(name, scripts.Proc+string(lib)+string(text), data, nil)
 	if err != nil {
 		return "", fmt.Errorf("cassandra: render %s: %w", name, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"path"
 	"text/template"
 
+	shlib "github.com/ybbench/ybbench/provision/scripts"
+
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -20,9 +22,10 @@ import (
 //go:embed scripts/*.sh.tmpl
 var scriptFS embed.FS
 
-var scripts = template.Must(template.New("").
+var scripts = template.Must(template.Must(template.New("").
 	Funcs(provision.QuoteFuncs).
 	Option("missingkey=error").
+	Parse(shlib.Proc)).
 	ParseFS(scriptFS, "scripts/*.sh.tmpl"))
 
 func render(name string, data any) (string, error) {
