@@ -156,6 +156,9 @@ func (r *run) watch(ctx context.Context, allDone <-chan struct{}) {
 		deadline = t.C
 	}
 	var grace <-chan time.Time
+	// stopped is read once: a closed channel stays ready, and the loop
+	// must not spin on it (nor arm the grace timer again).
+	stopped := r.stopCtx.Done()
 	for {
 		select {
 		case <-allDone:
@@ -173,12 +176,11 @@ func (r *run) watch(ctx context.Context, allDone <-chan struct{}) {
 			r.cfg.Logger.Warn("operations still in flight after the grace period were cancelled", "grace", c.Grace)
 			r.cutOff()
 			grace = nil
-		case <-r.stopCtx.Done():
-			if grace == nil {
-				t := time.NewTimer(c.Grace)
-				defer t.Stop()
-				grace = t.C
-			}
+		case <-stopped:
+			t := time.NewTimer(c.Grace)
+			defer t.Stop()
+			grace = t.C
+			stopped = nil
 		}
 	}
 }

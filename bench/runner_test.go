@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -363,4 +365,37 @@ func TestRecorderLosesNothingUnderFastTicks(t *testing.T) {
 	if got, want := total(res.Totals, 3), 2*f.calls.Load(); got != want {
 		t.Fatalf("histograms hold %d, workload recorded %d", got, want)
 	}
+}
+
+// An operation that ignores its context for a while after the cut-off:
+// the grace period fires once (one warning, one cut-off), not once per
+// grace period while the operation lingers.
+func TestGraceFiresOnce(t *testing.T) {
+	f := &fakeWorkload{}
+	f.do = func(ctx context.Context, id int, n int64) error {
+		if id == 0 && n == 5 {
+			<-ctx.Done()
+			time.Sleep(300 * time.Millisecond) // deaf to the cut-off for a while
+		}
+		return nil
+	}
+	var logs strings.Builder
+	log := slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
+	if _, err := Run(context.Background(), f, Config{Threads: 2, Duration: 20 * time.Millisecond, Grace: 20 * time.Millisecond, Logger: log}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(logs.String(), "grace period were cancelled"); n != 1 {
+		t.Errorf("the grace warning was logged %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
