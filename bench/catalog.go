@@ -51,23 +51,3 @@ func (c *Catalog) Validate() error {
 	}
 	return nil
 }
-
-// OpByName returns the Op of a measurement name.
-func (c *Catalog) OpByName(name string) (Op, bool) {
-	for i, n := range c.Ops {
-		if n == name {
-			return Op(i), true
-		}
-	}
-	return 0, false
-}
-
-// StatusByName returns the Status of a status name.
-func (c *Catalog) StatusByName(name string) (Status, bool) {
-	for i, s := range c.Statuses {
-		if s.Name == name {
-			return Status(i), true
-		}
-	}
-	return 0, false
-}

@@ -53,7 +53,9 @@ func (s *OpStats) Overflow() int64 {
 	return n
 }
 
-func newOpStats(op Op, name string, nstatus int, scheduled bool) *OpStats {
+// NewOpStats makes an empty OpStats for measurement op of a catalog with
+// nstatus statuses; scheduled adds the response-time histogram.
+func NewOpStats(op Op, name string, nstatus int, scheduled bool) *OpStats {
 	s := &OpStats{Op: op, Name: name, Service: hist.New(), Statuses: make([]int64, nstatus)}
 	if scheduled {
 		s.Response = hist.New()
@@ -116,7 +118,8 @@ func (s *OpStats) Merge(o *OpStats) {
 	s.Late += o.Late
 }
 
-func (s *OpStats) reset() {
+// Reset empties s for reuse, keeping its histograms.
+func (s *OpStats) Reset() {
 	s.Service.Reset()
 	for _, h := range []*hist.Hist{s.Response, s.ServiceFailed, s.ResponseFailed} {
 		if h != nil {

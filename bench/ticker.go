@@ -13,7 +13,7 @@ func (r *run) ticker(allDone <-chan struct{}) *Result {
 	mk := func() []*OpStats {
 		s := make([]*OpStats, len(r.cat.Ops))
 		for i, name := range r.cat.Ops {
-			s[i] = newOpStats(Op(i), name, len(r.cat.Statuses), sched)
+			s[i] = NewOpStats(Op(i), name, len(r.cat.Statuses), sched)
 		}
 		return s
 	}
@@ -47,8 +47,8 @@ func (r *run) ticker(allDone <-chan struct{}) *Result {
 		for i := range totals {
 			totals[i].Merge(measured[i])
 			warmTotals[i].Merge(warm[i])
-			measured[i].reset()
-			warm[i].reset()
+			measured[i].Reset()
+			warm[i].Reset()
 		}
 		iv.Raw = iv.Raw[:0]
 		from = to

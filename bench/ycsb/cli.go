@@ -1,6 +1,8 @@
 package ycsb
 
 import (
+	"sort"
+
 	"github.com/ybbench/ybbench/bench/agentutil"
 
 	"context"
@@ -221,16 +223,14 @@ func run(ctx context.Context, args []string, env *Env) error {
 		threads = int(ops)
 	}
 	fmt.Fprintln(env.Stderr, "Loading workload...")
+	if cfg.FieldLengthDist == "histogram" {
+		if cfg.FieldLengths, err = readHistogram(cfg.FieldLengthHistogram, env.ReadFile); err != nil {
+			return exitcode.Wrap(exitcode.Config, err)
+		}
+	}
 	core, err := NewCore(cfg, inv.Load, binding, ro.seed, log)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, err)
-	}
-	if cfg.FieldLengthDist == "histogram" {
-		h, err := readHistogram(cfg.FieldLengthHistogram, env.ReadFile)
-		if err != nil {
-			return exitcode.Wrap(exitcode.Config, err)
-		}
-		core.SetFieldLengthHistogram(h)
 	}
 	if !ro.startAt.IsZero() {
 		// Agents on several clients start together at a wall-clock instant
@@ -326,7 +326,7 @@ func run(ctx context.Context, args []string, env *Env) error {
 		closers = append(closers, f)
 		out = f
 	}
-	if err := writeExport(out, ro.exporter, res, opts); err != nil {
+	if err := writeExport(out, env.Stderr, ro.exporter, res, opts); err != nil {
 		return fmt.Errorf("write the report: %w", err)
 	}
 	if ro.summary != "" {
@@ -349,7 +349,7 @@ func bindingNames(m map[string]BindingFactory) string {
 			names = append(names, n)
 		}
 	}
-	sortStrings(names)
+	sort.Strings(names)
 	return strings.Join(names, ", ")
 }
 
@@ -426,6 +426,7 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 		d, err := time.ParseDuration(strings.TrimSpace(p.Get(key, "")))
 		if err != nil || d < 0 {
 			errs = append(errs, p.bad(key, "want a duration such as 500ms or 10s"))
+			return def
 		}
 		return d
 	}
@@ -451,8 +452,8 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 	}
 	ro.warmup = time.Duration(wu) * time.Second
 	ro.interval = dur("ybload.interval", bench.DefaultInterval)
-	if ro.interval <= 0 {
-		ro.interval = bench.DefaultInterval
+	if ro.interval <= 0 && p.Has("ybload.interval") {
+		errs = append(errs, p.bad("ybload.interval", "must be positive"))
 	}
 	ro.grace = dur("ybload.stop.grace", bench.DefaultGrace)
 	ro.status = p.Bool("status", false)
@@ -486,7 +487,11 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 	ro.records = p.Get("ybload.records", "")
 	ro.summary = p.Get("ybload.summary", "")
 	ro.agent = p.Get("ybload.agent", agentutil.Hostname())
-	ro.prepareOnly = p.Bool("ybload.prepare.only", false)
+	if po, err := p.StrictBool("ybload.prepare.only", false); err != nil {
+		errs = append(errs, err)
+	} else {
+		ro.prepareOnly = po
+	}
 	if p.Has("ybload.start.at") {
 		ms, err := p.Long("ybload.start.at", 0)
 		if err != nil {

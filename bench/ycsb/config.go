@@ -16,6 +16,9 @@ type Config struct {
 	MinFieldLength        int64
 	FieldLengthDist       string
 	FieldLengthHistogram  string
+	// FieldLengths is the fieldlengthhistogram file, read: the caller that
+	// has the file system fills it in before NewCore.
+	FieldLengths *HistogramGen
 	ReadAllFields         bool
 	ReadAllFieldsByName   bool
 	WriteAllFields        bool
@@ -119,8 +122,11 @@ func ReadConfig(p *Props) (*Config, error) {
 	}
 
 	// Named deviations: inputs YCSB accepts and then misbehaves on.
-	if recordCountSet && c.RecordCount == 0 {
+	if recordCountSet && c.RecordCount <= 0 {
 		errs = append(errs, p.bad("recordcount", "must be above 0 (YCSB reads 0 as 2147483647 records and can loop forever choosing keys)"))
+	}
+	if c.InsertStart < 0 {
+		errs = append(errs, p.bad("insertstart", "must not be negative (key numbers start at 0)"))
 	}
 	if !recordCountSet {
 		c.RecordCount = 2147483647 // YCSB's reading of an absent recordcount
@@ -144,10 +150,15 @@ func ReadConfig(p *Props) (*Config, error) {
 	}
 	if p.Has("insertcount") {
 		i(&c.InsertCount, "insertcount", 0)
+		if c.InsertCount < 1 {
+			errs = append(errs, p.bad("insertcount", "must be at least 1"))
+		}
 	} else {
 		c.InsertCount = c.RecordCount - c.InsertStart
 	}
-	if c.RecordCount < c.InsertStart+c.InsertCount {
+	if c.InsertCount < 1 && !p.Has("insertcount") && c.InsertStart > 0 {
+		errs = append(errs, p.bad("insertstart", "must be below recordcount (no key left to insert)"))
+	} else if c.RecordCount < c.InsertStart+c.InsertCount {
 		errs = append(errs, fmt.Errorf("%s: invalid combination of insertstart, insertcount and recordcount: recordcount must be bigger than insertstart + insertcount", p.SourceOf("insertcount")))
 	}
 	if c.FieldCount < 1 {
@@ -155,6 +166,24 @@ func ReadConfig(p *Props) (*Config, error) {
 	}
 	if c.FieldLength < 0 || c.MinFieldLength < 0 {
 		errs = append(errs, p.bad("fieldlength", "field lengths must not be negative"))
+	} else if c.FieldLengthDist == "uniform" && c.MinFieldLength > c.FieldLength {
+		errs = append(errs, p.bad("minfieldlength", "must not be above fieldlength"))
+	}
+	if c.HotspotDataFraction <= 0 || c.HotspotDataFraction >= 1 {
+		if c.RequestDistribution == "hotspot" {
+			errs = append(errs, p.bad("hotspotdatafraction", "want a fraction strictly between 0 and 1 (the hot and the cold set must both hold keys)"))
+		}
+	}
+	if c.HotspotOpnFraction < 0 || c.HotspotOpnFraction > 1 {
+		errs = append(errs, p.bad("hotspotopnfraction", "want a fraction between 0 and 1"))
+	}
+	if c.RequestDistribution == "exponential" {
+		if c.ExponentialPercentile <= 0 || c.ExponentialPercentile >= 100 {
+			errs = append(errs, p.bad("exponential.percentile", "want a percentile strictly between 0 and 100"))
+		}
+		if c.ExponentialFrac <= 0 || c.ExponentialFrac > 1 {
+			errs = append(errs, p.bad("exponential.frac", "want a fraction above 0, at most 1"))
+		}
 	}
 	switch c.FieldLengthDist {
 	case "constant", "uniform", "zipfian", "histogram":
@@ -174,8 +203,10 @@ func ReadConfig(p *Props) (*Config, error) {
 	default:
 		errs = append(errs, p.bad("scanlengthdistribution", "unknown distribution (want uniform or zipfian)"))
 	}
-	if c.MinScanLength < 0 || c.MaxScanLength < c.MinScanLength {
-		errs = append(errs, p.bad("maxscanlength", "need 0 <= minscanlength <= maxscanlength"))
+	if c.MinScanLength < 0 {
+		errs = append(errs, p.bad("minscanlength", "must not be negative"))
+	} else if c.MaxScanLength < c.MinScanLength {
+		errs = append(errs, p.bad("maxscanlength", "need minscanlength <= maxscanlength"))
 	}
 	if c.ZeroPadding < 0 || c.ZeroPadding > 64 {
 		errs = append(errs, p.bad("zeropadding", "must be between 0 and 64"))

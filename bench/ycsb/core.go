@@ -80,7 +80,10 @@ func NewCore(cfg *Config, load bool, binding Binding, seed uint64, log *slog.Log
 	case "zipfian":
 		c.fieldLen = NewZipfian(cfg.MinFieldLength, cfg.FieldLength, ZipfianConstant, 0)
 	case "histogram":
-		return nil, fmt.Errorf("%w: fieldlengthdistribution=histogram needs the file %s: use ReadHistogramFile", ErrBadConfig, cfg.FieldLengthHistogram)
+		if cfg.FieldLengths == nil {
+			return nil, fmt.Errorf("%w: fieldlengthdistribution=histogram: the file %s was not read", ErrBadConfig, cfg.FieldLengthHistogram)
+		}
+		c.fieldLen = cfg.FieldLengths
 	default:
 		c.fieldLen = Constant(cfg.FieldLength)
 	}
@@ -121,10 +124,6 @@ func NewCore(cfg *Config, load bool, binding Binding, seed uint64, log *slog.Log
 	}
 	return c, nil
 }
-
-// SetFieldLengthHistogram supplies the histogram of
-// fieldlengthdistribution=histogram.
-func (c *Core) SetFieldLengthHistogram(h *HistogramGen) { c.fieldLen = h }
 
 // Name identifies the workload.
 func (c *Core) Name() string {

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -17,10 +16,9 @@ import (
 	"github.com/ybbench/ybbench/bench/hist"
 )
 
-func sortStrings(s []string) { sort.Strings(s) }
-
-// writeExport writes the final report with the chosen YCSB exporter.
-func writeExport(w io.Writer, exporter string, res *bench.Result, o ReportOptions) error {
+// writeExport writes the final report with the chosen YCSB exporter; an
+// unknown one falls back to text with YCSB's notice on stderr.
+func writeExport(w, stderr io.Writer, exporter string, res *bench.Result, o ReportOptions) error {
 	switch exporter {
 	case "site.ycsb.measurements.exporter.TextMeasurementsExporter", "text":
 		return WriteReport(w, res, o)
@@ -31,7 +29,7 @@ func writeExport(w io.Writer, exporter string, res *bench.Result, o ReportOption
 		}
 		return textToJSON(w, buf.String(), !strings.HasSuffix(exporter, "JSONMeasurementsExporter"))
 	}
-	fmt.Fprintf(os.Stderr, "Could not find exporter %s, will use default text reporter.\n", exporter)
+	fmt.Fprintf(stderr, "Could not find exporter %s, will use default text reporter.\n", exporter)
 	return WriteReport(w, res, o)
 }
 

@@ -3,7 +3,6 @@ package ycsb
 import (
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -180,15 +179,6 @@ func (p *Props) LoadFile(name string, data []byte) error {
 	return parseProperties(name, data, func(k, v string, line int) {
 		p.SetFile(k, v, Source{File: name, Line: line})
 	})
-}
-
-// LoadPath reads a property file from disk.
-func (p *Props) LoadPath(path string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	return p.LoadFile(path, b)
 }
 
 // parseProperties implements java.util.Properties.load: ISO-8859-1 text,

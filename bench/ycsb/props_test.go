@@ -107,6 +107,17 @@ func TestNamedDeviationsAreRefused(t *testing.T) {
 		{"unknown workload", []string{"-p", "workload=site.ycsb.workloads.TimeSeriesWorkload"}, "unknown workload class"},
 		{"unknown distribution", []string{"-p", "requestdistribution=pareto"}, "unknown distribution"},
 		{"unknown measurement type", []string{"-p", "measurementtype=timeseries"}, "not supported by ybload"},
+		{"negative recordcount", []string{"-p", "recordcount=-5"}, "recordcount=\"-5\": must be above 0"},
+		{"negative insertstart", []string{"-p", "insertstart=-10"}, "insertstart=\"-10\": must not be negative"},
+		{"insertstart past recordcount", []string{"-p", "recordcount=1000", "-p", "insertstart=5000"}, "insertstart=\"5000\": must be below recordcount"},
+		{"insertcount 0", []string{"-p", "insertcount=0"}, "insertcount=\"0\": must be at least 1"},
+		{"hotspot without a cold set", []string{"-p", "requestdistribution=hotspot", "-p", "hotspotdatafraction=1"}, "hotspotdatafraction=\"1\": want a fraction strictly between 0 and 1"},
+		{"hotspot without a hot set", []string{"-p", "requestdistribution=hotspot", "-p", "hotspotdatafraction=0"}, "hotspotdatafraction=\"0\""},
+		{"exponential percentile", []string{"-p", "requestdistribution=exponential", "-p", "exponential.percentile=100"}, "exponential.percentile=\"100\""},
+		{"min above max field length", []string{"-p", "fieldlengthdistribution=uniform", "-p", "minfieldlength=10", "-p", "fieldlength=5"}, "minfieldlength=\"10\": must not be above fieldlength"},
+		{"negative minscanlength", []string{"-p", "minscanlength=-1"}, "minscanlength=\"-1\": must not be negative"},
+		{"prepare.only not a boolean", []string{"-p", "ybload.prepare.only=yes"}, "ybload.prepare.only=\"yes\": want true or false"},
+		{"interval 0", []string{"-p", "ybload.interval=0s"}, "ybload.interval=\"0s\": must be positive"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -161,4 +172,23 @@ func TestProportionsNotSummingToOneAreNormalisedWithAWarning(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// fieldlengthdistribution=histogram reads fieldlengthhistogram and runs
+// (it was refused whatever the file); a missing file names the property.
+func TestFieldLengthHistogramRuns(t *testing.T) {
+	hist := filepath.Join(t.TempDir(), "hist.txt")
+	if err := os.WriteFile(hist, []byte("BlockSize\t10\n0\t0\n1\t5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runMain(t, "load", "null", "-P", "workloads/workloada", "-p", "recordcount=10",
+		"-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram="+hist)
+	if code != 0 || !strings.Contains(out, "[INSERT], Operations, 10") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	code, _, stderr = runMain(t, "load", "null", "-P", "workloads/workloada", "-p", "recordcount=10",
+		"-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram="+hist+".missing")
+	if code != exitcode.Config || !strings.Contains(stderr, "fieldlengthhistogram: open "+hist+".missing") {
+		t.Errorf("missing file: exit %d\n%s", code, stderr)
+	}
 }

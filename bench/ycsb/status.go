@@ -50,12 +50,12 @@ func (s *StatusSink) Begin(info *bench.RunInfo) error {
 	mk := func() []*bench.OpStats {
 		out := make([]*bench.OpStats, len(info.Catalog.Ops))
 		for i, n := range info.Catalog.Ops {
-			out[i] = &bench.OpStats{Op: bench.Op(i), Name: n, Service: hist.New(), Statuses: make([]int64, len(info.Catalog.Statuses))}
+			out[i] = bench.NewOpStats(bench.Op(i), n, len(info.Catalog.Statuses), false)
 		}
 		return out
 	}
 	s.acc, s.warmAcc = mk(), mk()
-	return s.print(0, 0, s.quota, 0, false)
+	return s.print(0, 0, s.quota, false)
 }
 
 // Tick accumulates the interval and prints a line when one is due.
@@ -87,28 +87,17 @@ func (s *StatusSink) Tick(iv *bench.Interval) error {
 	line := s.render(iv.Elapsed, iv.Done, iv.Todo, acc, warm && iv.Done == 0)
 	for _, a := range [][]*bench.OpStats{s.acc, s.warmAcc} {
 		for _, o := range a {
-			resetStats(o)
+			o.Reset()
 		}
 	}
 	_, err := io.WriteString(s.w, line)
 	return err
 }
 
-func resetStats(o *bench.OpStats) {
-	o.Service.Reset()
-	for _, h := range []*hist.Hist{o.Response, o.ServiceFailed, o.ResponseFailed} {
-		if h != nil {
-			h.Reset()
-		}
-	}
-	o.Units, o.UnitsFailed, o.Late = 0, 0, 0
-	clear(o.Statuses)
-}
-
 // End prints nothing: the final interval already printed the last line.
 func (s *StatusSink) End(*bench.Result) error { return nil }
 
-func (s *StatusSink) print(elapsed time.Duration, done, todo int64, lastAt time.Duration, warm bool) error {
+func (s *StatusSink) print(elapsed time.Duration, done, todo int64, warm bool) error {
 	_, err := io.WriteString(s.w, s.render(elapsed, done, todo, nil, warm))
 	return err
 }
