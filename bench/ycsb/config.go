@@ -9,16 +9,16 @@ import (
 // Config is CoreWorkload's configuration, read from properties with YCSB's
 // names and defaults (spec ycsb.md §3.1).
 type Config struct {
-	Table                 string
-	FieldCount            int64
-	FieldNamePrefix       string
-	FieldLength           int64
-	MinFieldLength        int64
-	FieldLengthDist       string
-	FieldLengthHistogram  string
+	Table                string
+	FieldCount           int64
+	FieldNamePrefix      string
+	FieldLength          int64
+	MinFieldLength       int64
+	FieldLengthDist      string
+	FieldLengthHistogram string
 	// FieldLengths is the fieldlengthhistogram file, read: the caller that
 	// has the file system fills it in before NewCore.
-	FieldLengths *HistogramGen
+	FieldLengths          *HistogramGen
 	ReadAllFields         bool
 	ReadAllFieldsByName   bool
 	WriteAllFields        bool
