@@ -54,3 +54,10 @@ func BenchmarkWorkloadANull(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+func BenchmarkDeterministicValue100(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = deterministicValue("user6284781860667377211", "field0", 100)
+	}
+}

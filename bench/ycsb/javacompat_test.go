@@ -1,7 +1,10 @@
 package ycsb
 
 import (
+	"bytes"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -111,6 +114,57 @@ func TestRandomValuesUseYCSBAlphabet(t *testing.T) {
 	for c := 32; c <= 127; c++ {
 		if !seen[c] {
 			t.Errorf("byte %d never produced", c)
+		}
+	}
+}
+
+// The byte layout of RandomByteIterator, written out group by group as
+// YCSB's Java does (six bytes per 32-bit draw, the 64-bit draw split in
+// two), for every length up to 300: AppendTo's faster stores must give
+// the same bytes from the same draws.
+func TestRandomValueLayout(t *testing.T) {
+	ref := func(n int, r *rand.Rand) []byte {
+		var out []byte
+		var word uint64
+		for g := 0; len(out) < n; g++ {
+			if g%2 == 0 {
+				word = r.Uint64()
+			} else {
+				word >>= 32
+			}
+			x := uint32(word)
+			for _, c := range []uint32{x & 31, (x >> 5) & 63, (x >> 10) & 95, (x >> 15) & 31, (x >> 20) & 63, (x >> 25) & 95} {
+				if len(out) < n {
+					out = append(out, ' '+byte(c))
+				}
+			}
+		}
+		return out
+	}
+	for n := 0; n <= 300; n++ {
+		a, b := rand.New(rand.NewPCG(uint64(n), 7)), rand.New(rand.NewPCG(uint64(n), 7))
+		if got, want := RandomValue(n, a).AppendTo([]byte("x")), append([]byte("x"), ref(n, b)...); !bytes.Equal(got, want) {
+			t.Fatalf("length %d:\ngot  %q\nwant %q", n, got, want)
+		}
+	}
+}
+
+// More deterministic values, each checked against the definition: the
+// running hash must equal the Java hash of the whole prefix at each step.
+func TestDeterministicValueMatchesDefinition(t *testing.T) {
+	def := func(key, field string, size int) string {
+		s := key + ":" + field
+		for len(s) < size {
+			s += ":"
+			s += strconv.Itoa(int(JavaStringHash(s)))
+		}
+		return s[:min(len(s), size)]
+	}
+	for _, size := range []int{0, 1, 10, 31, 100, 257} {
+		for _, key := range []string{"user1", "user6284781860667377211"} {
+			if got, want := deterministicValue(key, "field3", size), def(key, "field3", size); got != want {
+				t.Errorf("%s/%d: got %q, want %q", key, size, got, want)
+			}
 		}
 	}
 }

@@ -42,15 +42,23 @@ func (v Value) AppendTo(dst []byte) []byte {
 			word >>= 32
 		}
 		x := uint32(word)
-		g := [6]byte{
-			' ' + byte(x&31),
-			' ' + byte((x>>5)&63),
-			' ' + byte((x>>10)&95),
-			' ' + byte((x>>15)&31),
-			' ' + byte((x>>20)&63),
-			' ' + byte((x>>25)&95),
+		if i+6 <= len(b) {
+			// Stores straight into b: no temporary group and no copy.
+			g := b[i : i+6 : i+6]
+			g[0] = ' ' + byte(x&31)
+			g[1] = ' ' + byte((x>>5)&63)
+			g[2] = ' ' + byte((x>>10)&95)
+			g[3] = ' ' + byte((x>>15)&31)
+			g[4] = ' ' + byte((x>>20)&63)
+			g[5] = ' ' + byte((x>>25)&95)
+			continue
 		}
-		copy(b[i:], g[:])
+		for j, shift := range [6]uint{0, 5, 10, 15, 20, 25} {
+			if i+j == len(b) {
+				break
+			}
+			b[i+j] = ' ' + byte((x>>shift)&[6]uint32{31, 63, 95, 31, 63, 95}[j])
+		}
 	}
 	return dst
 }
@@ -68,9 +76,17 @@ func deterministicValue(key, field string, size int) string {
 	b = append(b, key...)
 	b = append(b, ':')
 	b = append(b, field...)
+	// The hash of the whole prefix, kept running (Java's s[0]*31^(n-1) + …
+	// is h = 31*h + c over the bytes appended), instead of rehashing it.
+	var h int32
+	hashed := 0
 	for len(b) < size {
 		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(JavaStringHash(string(b))), 10)
+		for _, c := range b[hashed:] {
+			h = 31*h + int32(c)
+		}
+		hashed = len(b)
+		b = strconv.AppendInt(b, int64(h), 10)
 	}
 	if len(b) > size {
 		b = b[:size]
