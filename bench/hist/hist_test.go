@@ -3,7 +3,10 @@ package hist
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Merging two histograms must give exactly the histogram of the union of
@@ -103,9 +106,29 @@ func TestPercentileMatchesRawWithinPrecision(t *testing.T) {
 	}
 }
 
+// A histogram of another geometry (another agent's build, another tool)
+// would merge inexactly: it is refused by name; garbage is refused too.
 func TestDecodeRefusesOtherGeometry(t *testing.T) {
 	if _, err := Decode("not base64!", 0); err == nil {
 		t.Fatal("want error for garbage")
+	}
+	other := hdrhistogram.New(1, 1000, 2)
+	other.RecordValue(5)
+	b, err := other.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(string(b), 0); err == nil || !strings.Contains(err.Error(), "geometry 1..1000 µs, 2 digits") {
+		t.Fatalf("other geometry: %v", err)
+	}
+	x := New()
+	x.Record(5)
+	enc, err := x.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y, err := Decode(enc, 0); err != nil || y.Count() != 1 {
+		t.Fatalf("own geometry: %v", err)
 	}
 }
 
