@@ -407,6 +407,14 @@ type runOptions struct {
 	startAt     time.Time
 }
 
+// MaxThreads bounds threadcount, far above what a server accepts as
+// connections, so a typo is an error rather than an out-of-memory crash.
+const MaxThreads = 100000
+
+// MaxFieldCount bounds fieldcount: PostgreSQL and YSQL take at most 1600
+// columns, and a record is built per operation.
+const MaxFieldCount = 1600
+
 // readRunOptions reads the client-level properties (YCSB's Client and
 // Measurements) and ybload's own (ybload.*), reporting every problem.
 func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
@@ -433,9 +441,14 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 	if w := p.Get("workload", ""); w == "" {
 		errs = append(errs, errors.New("Missing property: workload (give a workload file with -P, e.g. -P workloads/workloada)"))
 	}
+	nerr := len(errs)
 	ro.threads = int(num("threadcount", 1))
-	if ro.threads < 1 {
+	switch {
+	case len(errs) > nerr: // not an integer: said once
+	case ro.threads < 1:
 		errs = append(errs, p.bad("threadcount", "must be at least 1"))
+	case ro.threads > MaxThreads:
+		errs = append(errs, p.bad("threadcount", fmt.Sprintf("must be at most %d (each thread is a connection)", MaxThreads)))
 	}
 	ro.target = num("target", 0)
 	if ro.target < 0 {

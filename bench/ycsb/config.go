@@ -161,8 +161,8 @@ func ReadConfig(p *Props) (*Config, error) {
 	} else if c.RecordCount < c.InsertStart+c.InsertCount {
 		errs = append(errs, fmt.Errorf("%s: invalid combination of insertstart, insertcount and recordcount: recordcount must be bigger than insertstart + insertcount", p.SourceOf("insertcount")))
 	}
-	if c.FieldCount < 1 {
-		errs = append(errs, p.bad("fieldcount", "must be at least 1"))
+	if c.FieldCount < 1 || c.FieldCount > MaxFieldCount {
+		errs = append(errs, p.bad("fieldcount", fmt.Sprintf("must be 1 to %d", MaxFieldCount)))
 	}
 	if c.FieldLength < 0 || c.MinFieldLength < 0 {
 		errs = append(errs, p.bad("fieldlength", "field lengths must not be negative"))

@@ -118,6 +118,8 @@ func TestNamedDeviationsAreRefused(t *testing.T) {
 		{"negative minscanlength", []string{"-p", "minscanlength=-1"}, "minscanlength=\"-1\": must not be negative"},
 		{"prepare.only not a boolean", []string{"-p", "ybload.prepare.only=yes"}, "ybload.prepare.only=\"yes\": want true or false"},
 		{"interval 0", []string{"-p", "ybload.interval=0s"}, "ybload.interval=\"0s\": must be positive"},
+		{"huge threadcount", []string{"-p", "threadcount=99999999"}, "threadcount=\"99999999\": must be at most 100000"},
+		{"huge fieldcount", []string{"-p", "fieldcount=2000000000"}, "fieldcount=\"2000000000\": must be 1 to 1600"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
