@@ -27,6 +27,10 @@ func main() {
 	records := flag.Int64("records", 100000, "records loaded (keys are YCSB's hashed keys 0..records-1)")
 	readFrac := flag.Float64("read", 1.0, "fraction of reads; the rest are updates of one field")
 	flag.Parse()
+	if *url == "" || *threads < 1 || *ops < 1 || *records < 1 || *readFrac < 0 || *readFrac > 1 {
+		fmt.Fprintln(os.Stderr, "pgxfloor: want -url, -threads ≥ 1, -ops ≥ 1, -records ≥ 1 and 0 ≤ -read ≤ 1")
+		os.Exit(2)
+	}
 	if *url == "" {
 		fmt.Fprintln(os.Stderr, "pgxfloor: -url is required")
 		os.Exit(2)
@@ -70,6 +74,12 @@ func main() {
 					}
 					rows.Next()
 					rows.Close()
+					// pgx reports a server's error only here: a failed read
+					// must not count as an operation.
+					if err := rows.Err(); err != nil {
+						errs <- err
+						return
+					}
 				} else {
 					if _, err := conn.Exec(ctx, updates[r.IntN(len(updates))], value, key); err != nil {
 						errs <- err

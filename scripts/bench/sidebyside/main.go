@@ -65,6 +65,18 @@ var (
 
 func main() {
 	flag.Parse()
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"reps", *reps}, {"pipeline-reps", *pipelineReps}, {"records", *records}, {"ops", *ops}, {"threads", *threads},
+		{"null-ops", *nullOps}, {"sysbench-time", *sbTime}, {"sysbench-threads", *sbThreads}, {"sysbench-tables", *sbTables},
+		{"sysbench-table-size", *sbRows}, {"sysbench-events", *sbEvents}, {"ycql-records", *ycqlRecords}, {"ycql-ops", *ycqlOps},
+		{"ycql-threads", *ycqlThreads}, {"ycql-kv-time", *ycqlKVTime}} {
+		if f.v < 1 {
+			fmt.Fprintf(os.Stderr, "sidebyside: -%s=%d: must be at least 1\n", f.name, f.v)
+			os.Exit(2)
+		}
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -21,30 +22,45 @@ var (
 // each stage's wall time, read from the run's ledger.
 func stageTimes(runs string, args []string, stages []string) (map[string]time.Duration, string, error) {
 	up := exec.Command(*ybbenchBin, append([]string{"up", "--local", "--runs-dir=" + runs}, args...)...)
-	if out, err := up.CombinedOutput(); err != nil {
-		return nil, "", fmt.Errorf("up: %v\n%s", err, out)
-	}
+	upOut, upErr := up.CombinedOutput()
 	m, _ := filepath.Glob(filepath.Join(runs, "*", "run.json"))
 	if len(m) != 1 {
+		if upErr != nil {
+			return nil, "", fmt.Errorf("up: %v\n%s", upErr, upOut)
+		}
 		return nil, "", fmt.Errorf("want one run in %s, found %d", runs, len(m))
 	}
 	dir := filepath.Dir(m[0])
-	var firstErr error
+	firstErr := upErr
+	if upErr != nil {
+		firstErr = fmt.Errorf("up: %v\n%s", upErr, upOut)
+	}
 	for _, st := range stages {
-		if out, err := exec.Command(*ybbenchBin, st, "--run", dir).CombinedOutput(); err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("%s: %v\n%s", st, err, out)
+		if firstErr != nil {
 			break
 		}
+		if out, err := exec.Command(*ybbenchBin, st, "--run", dir).CombinedOutput(); err != nil {
+			firstErr = fmt.Errorf("%s: %v\n%s", st, err, out)
+		}
 	}
-	exec.Command(*ybbenchBin, "down", "--run", dir).Run()
+	// Always down, even after a failed up; if it fails, the caller keeps
+	// the run directory, which `ybbench down` needs to finish the job.
+	if out, err := exec.Command(*ybbenchBin, "down", "--run", dir).CombinedOutput(); err != nil {
+		return nil, dir, errors.Join(firstErr, fmt.Errorf("down: %v\n%s\nthe run is kept in %s: finish with ybbench down --run %s", err, out, dir, dir))
+	}
 	var l struct {
 		Steps []struct {
 			Name           string
 			Started, Ended time.Time
 		}
 	}
-	b, _ := os.ReadFile(m[0])
-	json.Unmarshal(b, &l)
+	b, err := os.ReadFile(m[0])
+	if err == nil {
+		err = json.Unmarshal(b, &l)
+	}
+	if err != nil {
+		return nil, dir, errors.Join(firstErr, fmt.Errorf("ledger: %w", err))
+	}
 	times := map[string]time.Duration{}
 	for _, s := range l.Steps {
 		name := s.Name
@@ -71,10 +87,10 @@ func pipelineSection(out *strings.Builder) error {
 		os.Chmod(runs, 0o755)
 		t, _, err := stageTimes(runs, append([]string{"--db-hosts=3", "--client-hosts=1", "--subnet=10.213.140.0/24"}, quick...),
 			[]string{"install", "bench", "collect", "report"})
-		os.RemoveAll(runs)
 		if err != nil {
-			return err
+			return err // the run directory stays for inspection and down
 		}
+		os.RemoveAll(runs)
 		for k, v := range t {
 			overhead[k] = append(overhead[k], v)
 		}
@@ -101,10 +117,10 @@ func pipelineSection(out *strings.Builder) error {
 			runs, _ := os.MkdirTemp("", "pipeline-bench-")
 			os.Chmod(runs, 0o755)
 			t, _, err := stageTimes(runs, []string{"--db-hosts=9", "--client-hosts=1", "--subnet=10.213.141.0/24", "--parallel=" + par}, []string{"install"})
-			os.RemoveAll(runs)
 			if err != nil {
-				return err
+				return err // the run directory stays for inspection and down
 			}
+			os.RemoveAll(runs)
 			fan[par] = append(fan[par], t["install"])
 		}
 	}
