@@ -11,10 +11,9 @@ export CHECKPOINT_DISABLE := 1
 
 build: ## the agent (static) and the orchestrator
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ybload ./cmd/ybload
-	@if [ -d cmd/ybbench ] && ls cmd/ybbench/*.go >/dev/null 2>&1; then \
-		CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ybbench ./cmd/ybbench; fi
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ybbench ./cmd/ybbench
 
-setup: ## install what the tests and tools need (apt, Terraform); idempotent
+setup: ## install what the tests and tools need with apt (Terraform comes with make testenv); idempotent
 	scripts/setup.sh
 
 testenv: ## bring up the shared test servers, endpoints in .testenv/endpoints.json
@@ -38,11 +37,13 @@ test-e2e: testenv
 bench: setup testenv build ## side-by-side benchmarks (figures, not pass/fail)
 	scripts/bench/run.sh
 
-lint: ## formatting and vet (and Terraform fmt when modules exist)
+lint: ## formatting and vet, and terraform fmt of the modules
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags integration ./...
 	$(GO) vet -tags e2e ./...
+	scripts/testenv/tools.sh up .testenv >/dev/null
+	CHECKPOINT_DISABLE=1 .testenv/bin/terraform fmt -check -recursive terraform/
 
 demo: setup build ## the main job on an embedded default: the whole pipeline on a local cluster
 	scripts/testenv/tools.sh up .testenv >/dev/null

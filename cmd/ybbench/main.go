@@ -71,7 +71,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			{"profile", "built-in profile (ybbench profiles)"},
 			{"provider", "local or inventory"},
 			{"inventory", "on-prem inventory file (implies --provider inventory)"},
-			{"flavor", "database: postgres or yugabyte"},
+			{"flavor", "database: postgres, cassandra or yugabyte (default: what the profile speaks on this machine)"},
 			{"db_hosts", "db hosts of a local cluster"},
 			{"client_hosts", "client hosts of a local cluster"},
 			{"records", "override the profile's record count"},
