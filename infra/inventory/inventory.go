@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -98,13 +99,19 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 	var f File
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file, said below
 		return nil, yamlErrors(name, err)
 	}
 	v := validator{file: name}
 	doc := &root
 	if len(root.Content) > 0 {
 		doc = root.Content[0]
+	}
+	defaultsNode := child(doc, "defaults")
+	for _, k := range []struct{ key, val string }{{"name", f.Defaults.Name}, {"address", f.Defaults.Address}, {"private_address", f.Defaults.PrivateAddress}} {
+		if k.val != "" {
+			v.add(line(child(defaultsNode, k.key), defaultsNode), "defaults."+k.key, "belongs to a host, not to the defaults")
+		}
 	}
 	hostsNode := child(doc, "hosts")
 	if len(f.Hosts) == 0 {
@@ -164,10 +171,19 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 		} else if host.SSH.Port < 1 || host.SSH.Port > 65535 {
 			v.add(line(child(child(hn, "ssh"), "port"), hn), field("ssh.port"), fmt.Sprintf("%d is not a port (1-65535)", host.SSH.Port))
 		}
+		if host.SSH.KeyFile != "" && !filepath.IsAbs(host.SSH.KeyFile) {
+			// Relative to the inventory file, and kept absolute: a later
+			// `ybbench down` may run from elsewhere.
+			if abs, err := filepath.Abs(filepath.Join(filepath.Dir(name), host.SSH.KeyFile)); err == nil {
+				host.SSH.KeyFile = abs
+			}
+		}
 		if host.SSH.KeyFile == "" {
 			v.add(line(child(hn, "ssh"), hn), field("ssh.key"), "missing: the private key to log in with")
 		} else if st, err := os.Stat(host.SSH.KeyFile); err != nil {
 			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), err.Error())
+		} else if !st.Mode().IsRegular() {
+			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), host.SSH.KeyFile+" is not a file")
 		} else if st.Mode().Perm()&0o077 != 0 {
 			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), fmt.Sprintf("%s is readable by others (mode %v): ssh refuses it; chmod 600", host.SSH.KeyFile, st.Mode().Perm()))
 		}
@@ -200,7 +216,10 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 	return out, nil
 }
 
-var unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type .*$`)
+var (
+	unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type .*$`)
+	badValue     = regexp.MustCompile(`^line (\d+): (cannot unmarshal .*)$`)
+)
 
 // yamlErrors rewrites the YAML decoder's errors as file:line: field: message.
 func yamlErrors(name string, err error) error {
@@ -212,6 +231,10 @@ func yamlErrors(name string, err error) error {
 	for _, e := range te.Errors {
 		if m := unknownField.FindStringSubmatch(e); m != nil {
 			out = append(out, fmt.Errorf("%s:%s: %s: unknown field", name, m[1], m[2]))
+			continue
+		}
+		if m := badValue.FindStringSubmatch(e); m != nil {
+			out = append(out, fmt.Errorf("%s:%s: %s", name, m[1], m[2]))
 			continue
 		}
 		out = append(out, fmt.Errorf("%s: %s", name, e))

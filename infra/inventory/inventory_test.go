@@ -54,6 +54,11 @@ func TestBadInventories(t *testing.T) {
 		{"root service user", h("    service_user: root\n"), "hosts[1].service_user: \"root\": database servers need an unprivileged user"},
 		{"empty", "hosts: []\n", "hosts: the inventory lists no hosts"},
 		{"not yaml", "hosts: [\n", "hosts.yaml: yaml:"},
+		{"empty file", "", "hosts: the inventory lists no hosts"},
+		{"comments only", "# nothing yet\n", "hosts: the inventory lists no hosts"},
+		{"port not a number", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+k+", port: abc}\n  - name: client1", 1), "hosts.yaml:5: cannot unmarshal !!str `abc`"},
+		{"key is a directory", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+filepath.Dir(k)+"}\n  - name: client1", 1), "hosts[0].ssh.key: " + filepath.Dir(k) + " is not a file"},
+		{"host fields in defaults", "defaults:\n  name: db9\n  address: 10.0.0.5\n" + h(""), "hosts.yaml:2: defaults.name: belongs to a host"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,5 +67,21 @@ func TestBadInventories(t *testing.T) {
 				t.Errorf("error %v\nwant %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A relative ssh.key is relative to the inventory file, and kept absolute.
+func TestRelativeKeyIsRelativeToTheFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "id"), []byte("k"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := "defaults:\n  ssh: {key: id}\nhosts:\n  - {name: db1, roles: [db], address: 10.0.0.1}\n  - {name: c1, roles: [client], address: 10.0.0.2}\n"
+	hosts, err := Parse(filepath.Join(dir, "hosts.yaml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "id"); hosts[0].SSH.KeyFile != want {
+		t.Errorf("key %q, want %q", hosts[0].SSH.KeyFile, want)
 	}
 }
