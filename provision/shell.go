@@ -3,6 +3,7 @@ package provision
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 	"text/template"
 )
@@ -14,6 +15,23 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckEnv checks what a step puts in a remote command's environment, the
+// same way for every runner: names are shell identifiers and no value holds
+// a NUL byte (an environment cannot carry one).
+func CheckEnv(env map[string]string) error {
+	for k, v := range env {
+		if !envName.MatchString(k) {
+			return fmt.Errorf("environment variable name %q is not a shell identifier", k)
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return fmt.Errorf("environment variable %s: value holds a NUL byte", k)
+		}
+	}
+	return nil
 }
 
 // QuoteAll makes a command line of args, each quoted as Quote does: one a

@@ -40,3 +40,16 @@ func TestQuoteAllSplitsBackIntoItsArguments(t *testing.T) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
+
+// Both runners check a step's environment with CheckEnv: identifiers only,
+// no NUL in a value.
+func TestCheckEnv(t *testing.T) {
+	if err := CheckEnv(map[string]string{"YB_DB_PASSWORD": "x y'z", "_a1": ""}); err != nil {
+		t.Errorf("sound environment refused: %v", err)
+	}
+	for _, env := range []map[string]string{{"1A": "x"}, {"A-B": "x"}, {"": "x"}, {"A=B": "x"}, {"A": "x\x00y"}} {
+		if err := CheckEnv(env); err == nil {
+			t.Errorf("%q accepted", env)
+		}
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -185,15 +184,12 @@ func killGroup(pgid int, grace time.Duration) string {
 // environ is this process's environment with env set on top (sorted, so
 // logs and tests see a stable order).
 func environ(env map[string]string) ([]string, error) {
+	if err := provision.CheckEnv(env); err != nil {
+		return nil, err
+	}
 	out := os.Environ()
 	names := make([]string, 0, len(env))
 	for k := range env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, fmt.Errorf("environment variable name %q is not valid", k)
-		}
-		if strings.IndexByte(env[k], 0) >= 0 {
-			return nil, fmt.Errorf("environment variable %s: value holds a NUL byte", k)
-		}
 		names = append(names, k)
 	}
 	slices.Sort(names)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,12 +58,13 @@ func bootstrapCommand() string {
 	return "exec bash -c '" + bootstrap + "' ybbench"
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
 // stdinHeader renders the environment and script blocks that precede the
 // caller's stdin. It refuses names that are not shell identifiers and
 // NUL bytes (which cannot be in an environment and would end a block).
 func stdinHeader(env map[string]string, script string) ([]byte, error) {
+	if err := provision.CheckEnv(env); err != nil {
+		return nil, err
+	}
 	names := make([]string, 0, len(env))
 	for k := range env {
 		names = append(names, k)
@@ -72,12 +72,6 @@ func stdinHeader(env map[string]string, script string) ([]byte, error) {
 	slices.Sort(names)
 	var b bytes.Buffer
 	for _, k := range names {
-		if !envName.MatchString(k) {
-			return nil, fmt.Errorf("environment variable name %q is not a shell identifier", k)
-		}
-		if strings.IndexByte(env[k], 0) >= 0 {
-			return nil, fmt.Errorf("environment variable %s: value holds a NUL byte", k)
-		}
 		fmt.Fprintf(&b, "export %s=%s\n", k, provision.Quote(env[k]))
 	}
 	b.WriteByte(0)
