@@ -42,7 +42,7 @@ type KeyGen struct {
 	done         atomic.Bool // the watermark reached end-1: no more tracking
 
 	failedN  atomic.Int64
-	failedMu sync.Mutex
+	failedMu sync.RWMutex // read by every reader after a failure, written rarely
 	failed   map[int64]struct{}
 }
 
@@ -98,9 +98,9 @@ func (g *KeyGen) NextRead(r *rand.Rand) (int64, bool) {
 }
 
 func (g *KeyGen) isFailed(k int64) bool {
-	g.failedMu.Lock()
+	g.failedMu.RLock()
 	_, ok := g.failed[k]
-	g.failedMu.Unlock()
+	g.failedMu.RUnlock()
 	return ok
 }
 
