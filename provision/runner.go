@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
@@ -101,4 +102,17 @@ func Apply(opts []RunOption) RunOptions {
 		f(&o)
 	}
 	return o
+}
+
+// PutFile uploads the local file to dst on the host with mode.
+func PutFile(ctx context.Context, r Runner, h infra.Host, local, dst string, mode fs.FileMode) error {
+	f, err := os.Open(local)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := r.Put(ctx, h, dst, f, mode); err != nil {
+		return fmt.Errorf("upload of %s to %s:%s: %w", local, h.Name, dst, err)
+	}
+	return nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/internal/scriptrec"
 )
 
 // Name is the flavor's name in specs and deployment.json.
@@ -168,16 +169,7 @@ func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster,
 	return nil
 }
 
-// runScript runs a rendered script on a host and returns its records; a
-// script that exits non-zero is an error carrying its stderr.
+// runScript runs a rendered script on a host and returns its records.
 func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
-	res, err := r.Run(ctx, h, script, provision.Step(step))
-	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
-	}
-	recs := parseRecords(res.Stdout)
-	if err := res.Err(); err != nil {
-		return recs, fmt.Errorf("%s: %w", step, err)
-	}
-	return recs, nil
+	return scriptrec.Run(ctx, r, h, step, script, "CASS ")
 }

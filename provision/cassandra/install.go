@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -284,7 +283,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 		log.Info("upload skipped: the host has the artifacts", "stage", "upload", "sha256", have)
 	} else {
 		t0 := time.Now()
-		if err := upload(ctx, r, h, tb.Path, remote); err != nil {
+		if err := provision.PutFile(ctx, r, h, tb.Path, remote, 0o644); err != nil {
 			return out, err
 		}
 		out.transfer = "uploaded"
@@ -303,18 +302,6 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 		log.Info("extract", "stage", "install", "result", v)
 	}
 	return out, nil
-}
-
-func upload(ctx context.Context, r provision.Runner, h infra.Host, local, dst string) error {
-	f, err := os.Open(local)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := r.Put(ctx, h, dst, f, 0o644); err != nil {
-		return fmt.Errorf("upload of %s to %s:%s: %w", local, h.Name, dst, err)
-	}
-	return nil
 }
 
 // waitJoined polls the started nodes until they form one cluster, at most

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -160,7 +159,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 			log.Info("upload skipped: the host has the tarball", "stage", "upload", "sha256", have)
 		} else {
 			start := time.Now()
-			if err := upload(ctx, r, h, src.local, tarball); err != nil {
+			if err := provision.PutFile(ctx, r, h, src.local, tarball, 0o644); err != nil {
 				return out, err
 			}
 			out.uploaded = true
@@ -184,18 +183,6 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 		}
 	}
 	return out, nil
-}
-
-func upload(ctx context.Context, r provision.Runner, h infra.Host, local, dst string) error {
-	f, err := os.Open(local)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := r.Put(ctx, h, dst, f, 0o644); err != nil {
-		return fmt.Errorf("upload of %s to %s:%s: %w", local, h.Name, dst, err)
-	}
-	return nil
 }
 
 // recordInstall puts what the hosts said into the deployment, and checks

@@ -22,6 +22,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/internal/scriptrec"
 )
 
 // Name is the flavor's name in specs and deployment.json.
@@ -132,17 +133,9 @@ func (f *Flavor) graceSeconds() int {
 
 func (f *Flavor) api() apiClient { return apiClient{http: f.cfg.httpClient, base: f.cfg.masterURL} }
 
-// runScript runs a rendered script on a host and returns its records; a
-// script that exits non-zero is an error carrying its stderr.
+// runScript runs a rendered script on a host and returns its records.
 func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
-	res, err := r.Run(ctx, h, script, provision.Step(step))
-	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
-	}
-	if err := res.Err(); err != nil {
-		return parseRecords(res.Stdout), fmt.Errorf("%s: %w", step, err)
-	}
-	return parseRecords(res.Stdout), nil
+	return scriptrec.Run(ctx, r, h, step, script, "YBB ")
 }
 
 // Stop stops the servers on every db host by their pid files: the tservers

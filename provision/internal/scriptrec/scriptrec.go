@@ -7,7 +7,12 @@ package scriptrec
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"fmt"
 	"strings"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // Record is one "<key> <value>" pair; Value may be empty or contain spaces.
@@ -54,4 +59,19 @@ func (rs Records) All(key string) []string {
 		}
 	}
 	return out
+}
+
+// Run runs a rendered script on a host and returns the records it printed
+// with prefix; a script that exits non-zero is an error carrying its
+// stderr, with the records it printed before it failed.
+func Run(ctx context.Context, r provision.Runner, h infra.Host, step, script, prefix string) (Records, error) {
+	res, err := r.Run(ctx, h, script, provision.Step(step))
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
+	}
+	recs := Parse(prefix, res.Stdout)
+	if err := res.Err(); err != nil {
+		return recs, fmt.Errorf("%s: %w", step, err)
+	}
+	return recs, nil
 }
