@@ -61,16 +61,10 @@ type shard struct {
 }
 
 type db struct {
-	b     *Binding
-	conns []*shard
-	buf   []byte
-	args  []any
-	// key, count and vals hold the current operation's parameters; args
-	// point at them, so handing them to pgx boxes a pointer (no
-	// allocation) instead of a string or a slice header.
-	key     string
-	count   int
-	vals    [][]byte
+	b       *Binding
+	conns   []*shard
+	buf     []byte
+	args    []any
 	updates stmtCache // SQL text per field list
 	inserts stmtCache
 	// groupCols are the columns of ysql.load.batch's grouped inserts.
@@ -131,15 +125,10 @@ func (d *db) materialize(vals []ycsb.Field) {
 	if cap(d.buf) < n {
 		d.buf = make([]byte, 0, n)
 	}
-	if cap(d.vals) < len(vals) {
-		d.vals = make([][]byte, len(vals))
-	}
-	d.vals = d.vals[:len(vals)] // sized first: args keep pointers into it
-	for i, f := range vals {
+	for _, f := range vals {
 		start := len(d.buf)
 		d.buf = f.Value.AppendTo(d.buf)
-		d.vals[i] = d.buf[start:len(d.buf):len(d.buf)]
-		d.args = append(d.args, &d.vals[i])
+		d.args = append(d.args, d.buf[start:len(d.buf):len(d.buf)])
 	}
 }
 
@@ -164,9 +153,7 @@ func (d *db) read(ctx context.Context, s *shard, key string, fields []string, re
 	if err != nil {
 		return ycsb.Error, err
 	}
-	d.key = key
-	d.args = append(d.args[:0], &d.key) // a reused slice: no variadic allocation
-	rows, err := q.Query(ctx, d.b.read, d.args...)
+	rows, err := q.Query(ctx, d.b.read, key)
 	if err != nil {
 		return ycsb.Error, err
 	}
@@ -202,9 +189,7 @@ func (d *db) Scan(ctx context.Context, table, startKey string, count int, fields
 		d.b.logError("Error in processing scan of table: "+table, err)
 		return 0, ycsb.Error
 	}
-	d.key, d.count = startKey, count
-	d.args = append(d.args[:0], &d.key, &d.count)
-	rows, err := q.Query(ctx, d.b.scan, d.args...)
+	rows, err := q.Query(ctx, d.b.scan, startKey, count)
 	if err != nil {
 		d.b.logError("Error in processing scan of table: "+table, err)
 		return 0, ycsb.Error
@@ -226,8 +211,7 @@ func (d *db) Update(ctx context.Context, table, key string, vals []ycsb.Field) y
 	sql := d.updates.get(vals, func(names []string) string { return updateSQL(table, names) })
 	d.args = d.args[:0]
 	d.materialize(vals)
-	d.key = key
-	d.args = append(d.args, &d.key)
+	d.args = append(d.args, key)
 	tag, err := d.exec(ctx, d.shardFor(key), sql, d.args...)
 	if err != nil {
 		d.b.logError("Error in processing update to table: "+table, err)
@@ -247,20 +231,19 @@ func (d *db) Insert(ctx context.Context, table, key string, vals []ycsb.Field) y
 	if cfg.LoadBatch != "" {
 		return d.insertGrouped(ctx, s, table, vals, key)
 	}
-	d.key = key
-	d.args = append(d.args[:0], &d.key)
+	d.args = append(d.args[:0], key)
 	d.materialize(vals)
 	if cfg.BatchUpdateAPI {
 		// jdbc.batchupdateapi: queue; execute every db.batchsize-th insert.
 		if s.batch == nil {
 			s.batch = &pgx.Batch{}
 		}
-		// The queue outlives this call: it gets copies, not pointers
-		// into the reused buffers.
-		args := make([]any, 0, len(d.vals)+1)
-		args = append(args, key)
-		for _, v := range d.vals {
-			args = append(args, append([]byte(nil), v...))
+		args := make([]any, len(d.args))
+		for i, a := range d.args {
+			if b, ok := a.([]byte); ok {
+				a = append([]byte(nil), b...)
+			}
+			args[i] = a
 		}
 		s.batch.Queue(sql, args...)
 		s.queued++
@@ -389,9 +372,7 @@ func (d *db) commit(ctx context.Context, s *shard) error {
 
 func (d *db) Delete(ctx context.Context, table, key string) ycsb.Status {
 	ctx = d.stmtCtx(ctx)
-	d.key = key
-	d.args = append(d.args[:0], &d.key)
-	tag, err := d.exec(ctx, d.shardFor(key), d.b.del, d.args...)
+	tag, err := d.exec(ctx, d.shardFor(key), d.b.del, key)
 	if err != nil {
 		d.b.logError("Error in processing delete to table: "+table, err)
 		return ycsb.Error
