@@ -153,7 +153,8 @@ func (d *db) read(ctx context.Context, s *shard, key string, fields []string, re
 	if err != nil {
 		return ycsb.Error, err
 	}
-	rows, err := q.Query(ctx, d.b.read, key)
+	d.args = append(d.args[:0], key) // a reused slice: no variadic allocation
+	rows, err := q.Query(ctx, d.b.read, d.args...)
 	if err != nil {
 		return ycsb.Error, err
 	}
@@ -189,7 +190,8 @@ func (d *db) Scan(ctx context.Context, table, startKey string, count int, fields
 		d.b.logError("Error in processing scan of table: "+table, err)
 		return 0, ycsb.Error
 	}
-	rows, err := q.Query(ctx, d.b.scan, startKey, count)
+	d.args = append(d.args[:0], startKey, count)
+	rows, err := q.Query(ctx, d.b.scan, d.args...)
 	if err != nil {
 		d.b.logError("Error in processing scan of table: "+table, err)
 		return 0, ycsb.Error
@@ -372,7 +374,8 @@ func (d *db) commit(ctx context.Context, s *shard) error {
 
 func (d *db) Delete(ctx context.Context, table, key string) ycsb.Status {
 	ctx = d.stmtCtx(ctx)
-	tag, err := d.exec(ctx, d.shardFor(key), d.b.del, key)
+	d.args = append(d.args[:0], key)
+	tag, err := d.exec(ctx, d.shardFor(key), d.b.del, d.args...)
 	if err != nil {
 		d.b.logError("Error in processing delete to table: "+table, err)
 		return ycsb.Error
