@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/internal/golden"
 )
 
 func renderCatalogue(o *Options) string {
@@ -25,7 +27,7 @@ func TestCatalogueGolden(t *testing.T) {
 			o := parse(t, wl, "run", "--tables=2", "--compat="+mode)
 			fmt.Fprintf(&b, "== %s\n%s", wl, renderCatalogue(o))
 		}
-		golden(t, "catalogue_"+mode+".txt", b.String())
+		golden.Check(t, "catalogue_"+mode+".txt", []byte(b.String()))
 	}
 }
 

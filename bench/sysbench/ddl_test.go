@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/internal/golden"
 )
 
 func renderPlan(p *Plan) string {
@@ -39,7 +41,7 @@ func TestPreparePlanGolden(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := parse(t, append([]string{"oltp_read_write", "prepare", "--tables=2"}, c.args...)...)
-			golden(t, "ddl_"+c.name+".sql", renderPlan(PreparePlan(o, c.yugabyte)))
+			golden.Check(t, "ddl_"+c.name+".sql", []byte(renderPlan(PreparePlan(o, c.yugabyte))))
 		})
 	}
 }

@@ -3,34 +3,13 @@ package sysbench
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of this package's tests")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // section returns the lines of a sysbench output from the first line equal
 // to from up to (not including) the first line equal to to ("" = the end).
@@ -86,7 +65,7 @@ func TestFinalReportFork(t *testing.T) {
 		EventsAvg: 320.625, EventsStddev: 72.01, TimeAvg: 4.0215, TimeStddev: 0.01}
 	var b bytes.Buffer
 	WriteFinal(&b, f)
-	golden(t, "report_fork.txt", b.String())
+	golden.Check(t, "report_fork.txt", []byte(b.String()))
 	for _, l := range []string{
 		"    transactions:                        2565   (636.75 per sec.)",
 		"    events/s (eps):                      636.7535",
@@ -204,7 +183,7 @@ func TestHeaderLines(t *testing.T) {
 	h = &Header{Tool: "t", Mode: ModeFork, Threads: 8, Warmup: 3, Rate: 200, Seed: 7, Hosts: []string{"h1", "h2"}}
 	WriteHeader(&b, h)
 	WriteStarted(&b, h)
-	golden(t, "header_fork.txt", b.String())
+	golden.Check(t, "header_fork.txt", []byte(b.String()))
 }
 
 // --events=0 --time=0: the warning sysbench 1.0.20 prints first (its

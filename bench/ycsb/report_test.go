@@ -2,34 +2,13 @@ package ycsb
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // stats builds a measurement with latencies lo, lo+step, … (n values) and
 // the given status counts.
@@ -87,7 +66,7 @@ func TestReportGoldenWorkloadA(t *testing.T) {
 	if err := WriteReport(&b, res, ReportOptions{Percentiles: []float64{95, 99}, GCCount: 3, GCPauseMs: 2}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report_workloada.txt", b.Bytes())
+	golden.Check(t, "report_workloada.txt", b.Bytes())
 }
 
 // Workload F with a target and measurement.interval=both: READ, UPDATE and
@@ -105,7 +84,7 @@ func TestReportGoldenWorkloadFBoth(t *testing.T) {
 	if err := WriteReport(&b, res, ReportOptions{Mode: IntervalBoth, Percentiles: []float64{50, 95, 99, 99.9}}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report_workloadf_both.txt", b.Bytes())
+	golden.Check(t, "report_workloadf_both.txt", b.Bytes())
 }
 
 // hdrhistogram+raw: HdrNAME blocks with the statuses, RawNAME blocks with
@@ -117,7 +96,7 @@ func TestReportGoldenHdrRaw(t *testing.T) {
 	if err := WriteReport(&b, res, ReportOptions{Type: MeasureHDRRaw, Percentiles: []float64{95, 99}, Raw: raw}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report_hdr_raw.txt", b.Bytes())
+	golden.Check(t, "report_hdr_raw.txt", b.Bytes())
 }
 
 // Status lines: the first before any operation (NaN estimate: "0 second"),
@@ -146,5 +125,5 @@ func TestStatusLineGolden(t *testing.T) {
 	if err := s.Tick(iv2); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "status_lines.txt", b.Bytes())
+	golden.Check(t, "status_lines.txt", b.Bytes())
 }

@@ -106,7 +106,7 @@ func newRun(t *testing.T, tag string, db, client int, subnet string) *e2eRun {
 	pub, keyFile := runKey(t, runDir)
 	logs := &logBuffer{}
 	r := &e2eRun{
-		p: New(TerraformBinary(terraformFor(t)), Logger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))),
+		p: New(TerraformBinary(testenv.TerraformFor(t)), Logger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))),
 		spec: infra.ClusterSpec{
 			Name: id, RunDir: runDir, DBHosts: db, ClientHosts: client,
 			PublicKey: pub, PrivateKeyFile: keyFile,
@@ -323,7 +323,7 @@ func TestE2ELocalHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	start = time.Now()
-	if err := New(TerraformBinary(terraformFor(t)), Logger(slog.New(slog.NewTextHandler(r.logs, nil)))).Destroy(ctx, &fromJSON); err != nil {
+	if err := New(TerraformBinary(testenv.TerraformFor(t)), Logger(slog.New(slog.NewTextHandler(r.logs, nil)))).Destroy(ctx, &fromJSON); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("Destroy of 3 hosts: %s", time.Since(start).Round(time.Millisecond))

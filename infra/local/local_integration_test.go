@@ -21,7 +21,7 @@ import (
 // validate` (possible here: the module uses built-in resources only), and
 // the module's own refusals at plan time, surfaced through the seam.
 func TestIntegrationLocalModule(t *testing.T) {
-	bin := terraformFor(t)
+	bin := testenv.TerraformFor(t)
 	dir := filepath.Join(testenv.RepoRoot(), "terraform", "local")
 	if out, err := exec.Command(bin, "fmt", "-check", "-diff", dir).CombinedOutput(); err != nil {
 		t.Errorf("terraform fmt -check %s: %v\n%s", dir, err, out)

@@ -15,23 +15,6 @@ import (
 	"github.com/ybbench/ybbench/internal/testenv"
 )
 
-// terraformFor returns the test environment's terraform 1.5.7, or skips
-// (fails under `make test`).
-func terraformFor(t *testing.T) string {
-	t.Helper()
-	e, err := testenv.Load()
-	if err == nil && e.Terraform == "" {
-		err = os.ErrNotExist
-	}
-	if err != nil {
-		if testenv.Required() {
-			t.Fatalf("terraform is not in the test environment: %v", err)
-		}
-		t.Skipf("terraform is not in the test environment: %v (run `make testenv`)", err)
-	}
-	return e.Terraform
-}
-
 // A module of terraform_data resources only, shaped like the real ones: a
 // host per element of var.hosts whose provisioners leave and remove a marker
 // file, and the hosts output of the contract.
@@ -74,7 +57,7 @@ output "hosts" {
 `
 
 func TestIntegrationStack(t *testing.T) {
-	bin := terraformFor(t)
+	bin := testenv.TerraformFor(t)
 	t.Setenv("CHECKPOINT_DISABLE", "1")
 	moduleDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(moduleDir, "main.tf"), []byte(integrationModule), 0o644); err != nil {
@@ -172,7 +155,7 @@ func TestIntegrationStack(t *testing.T) {
 // TestIntegrationStackFailure: a failing provisioner's own message comes back
 // in the error.
 func TestIntegrationStackFailure(t *testing.T) {
-	bin := terraformFor(t)
+	bin := testenv.TerraformFor(t)
 	t.Setenv("CHECKPOINT_DISABLE", "1")
 	moduleDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(moduleDir, "main.tf"), []byte(integrationModule), 0o644); err != nil {

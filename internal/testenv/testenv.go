@@ -109,6 +109,22 @@ func CassandraFor(t testing.TB) *Cassandra {
 	return e.Cassandra
 }
 
+// TerraformFor returns the test environment's terraform 1.5.7, with
+// Terraform's update check off for the test, or skips (fails under
+// `make test`).
+func TerraformFor(t testing.TB) string {
+	t.Helper()
+	e, err := Load()
+	if err == nil && e.Terraform == "" {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "terraform", err)
+	}
+	t.Setenv("CHECKPOINT_DISABLE", "1")
+	return e.Terraform
+}
+
 // URL returns a PostgreSQL connection URL for the given database.
 func (p *Postgres) URL(database string) string {
 	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", p.User, p.Password, p.Host, p.Port, database)

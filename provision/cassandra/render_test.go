@@ -1,8 +1,6 @@
 package cassandra
 
 import (
-	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,41 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/<name>.golden (or rewrites it).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	file := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s (go test -update rewrites it); got:\n%s", name, file, got)
-	}
-}
-
-// bashSyntax checks a script with bash -n.
-func bashSyntax(t *testing.T, script string) {
-	t.Helper()
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	cmd := exec.Command("bash", "-n")
-	cmd.Stdin = strings.NewReader(script)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("bash -n: %v\n%s", err, out)
-	}
-}
 
 // sampleCluster: db1 a shared local host, db2 a host of our own with two
 // data dirs, db3 plain; one client.
@@ -106,8 +71,8 @@ func TestRenderedScriptsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name+".sh", got)
-			bashSyntax(t, got)
+			golden.Check(t, c.name+".sh"+".golden", []byte(got))
+			golden.BashSyntax(t, c.name, got)
 		})
 	}
 }
@@ -122,7 +87,7 @@ func TestRenderedYAMLGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "cassandra-"+h.Name+".yaml", got)
+		golden.Check(t, "cassandra-"+h.Name+".yaml"+".golden", []byte(got))
 		flat, err := flattenYAML(got)
 		if err != nil {
 			t.Fatal(err)
@@ -252,7 +217,7 @@ func TestStartScriptKeepsHostileValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bashSyntax(t, script)
+	golden.BashSyntax(t, "hostile start", script)
 	i := strings.Index(script, "\nhost=")
 	j := strings.Index(script[i:], "\n)\n")
 	if i < 0 || j < 0 {

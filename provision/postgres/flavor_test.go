@@ -1,32 +1,13 @@
 package postgres
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/golden"
 	"github.com/ybbench/ybbench/provision"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from its golden file:\n%s", name, got)
-	}
-}
 
 func TestRenderedScripts(t *testing.T) {
 	h := infra.Host{Name: "db1", PrivateIP: "10.213.0.2", Base: "/runs/r1/hosts/db1", ServiceUser: "ybbench", Shared: true}
@@ -45,7 +26,8 @@ func TestRenderedScripts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, c.name+".sh", s)
+		golden.Check(t, c.name+".sh", []byte(s))
+		golden.BashSyntax(t, c.name, s)
 	}
 }
 

@@ -1,50 +1,14 @@
 package yugabyte
 
 import (
-	"flag"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"text/template/parse"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/<name>.golden (or rewrites it).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	file := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s (go test -update rewrites it); got:\n%s", name, file, got)
-	}
-}
-
-// bashSyntax checks a script with bash -n.
-func bashSyntax(t *testing.T, name, script string) {
-	t.Helper()
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	cmd := exec.Command("bash", "-n")
-	cmd.Stdin = strings.NewReader(script)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("%s: bash -n: %v\n%s", name, err, out)
-	}
-}
 
 func TestRenderedScriptsGolden(t *testing.T) {
 	c := sampleCluster()
@@ -97,8 +61,8 @@ func TestRenderedScriptsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name+".sh", got)
-			bashSyntax(t, c.name, got)
+			golden.Check(t, c.name+".sh"+".golden", []byte(got))
+			golden.BashSyntax(t, c.name, got)
 		})
 	}
 }
@@ -166,7 +130,7 @@ func TestStartScriptKeepsHostileValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bashSyntax(t, "hostile start", script)
+	golden.BashSyntax(t, "hostile start", script)
 	// Keep the assignments (from host= to the closing parenthesis of
 	// flags), then print them back NUL-separated.
 	i := strings.Index(script, "\nhost=")
