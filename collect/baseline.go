@@ -82,6 +82,10 @@ func (r *BaselineRow) ThreadsOf(table int) int {
 	return table
 }
 
+// LittlesLawTolerance is how far from 1 a published row's threads ÷
+// (throughput × mean latency) may be for its table to count as consistent.
+const LittlesLawTolerance = 0.3
+
 // Consistent reports whether every row satisfies Little's law within a
 // tolerance: only a consistent table may gate a release.
 func (b *Baseline) Consistent(tolerance float64) (bool, []string) {

@@ -65,7 +65,7 @@ func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
 	}
 	if b != nil {
 		fmt.Fprintf(&s, "Published figures: %s — %s.", b.Source, b.Setup)
-		if ok, bad := b.Consistent(0.3); !ok {
+		if ok, bad := b.Consistent(LittlesLawTolerance); !ok {
 			fmt.Fprintf(&s, " This table does not satisfy Little's law (%s): it is shown, never used as a gate.", strings.Join(bad, "; "))
 		}
 		s.WriteString("\n\n")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/infra/local"
@@ -143,7 +144,7 @@ func WriteProfiles(w io.Writer) error {
 		fmt.Fprintf(w, "%s  (seed %s)\n  %s\n  hardware: %s %d× %s + %d× %s; database: %s; binding: %s\n  workloads: %s\n  records %d, operations %d, load threads %d, threads %d, duration %v, ddl %s\n",
 			p.Name, p.Seed, p.Description, p.Hardware.Cloud, p.Hardware.DB.Count, p.Hardware.DB.Type, p.Hardware.Client.Count, p.Hardware.Client.Type,
 			p.Flavor, p.Binding, strings.Join(p.Workloads, ", "), pp.Records, pp.Operations, pp.LoadThreads, pp.Threads, pp.Duration, pp.DDL)
-		ok, _ := p.Baseline.Consistent(0.3)
+		ok, _ := p.Baseline.Consistent(collect.LittlesLawTolerance)
 		fmt.Fprintf(w, "  published table: %d rows, %s\n\n", len(p.Baseline.Rows), map[bool]string{true: "self-consistent (may gate)", false: "fails Little's law (shown, never gated)"}[ok])
 	}
 	return nil

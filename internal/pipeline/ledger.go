@@ -194,16 +194,3 @@ func (l *Ledger) save() error {
 	}
 	return nil
 }
-
-// Plan decides, for resume, which of the steps still have to run: those
-// not done, in order. Steps after a failure rerun; done steps are skipped.
-func Plan(l *Ledger, steps []string) (skip, run []string) {
-	for _, s := range steps {
-		if l.Done(s) {
-			skip = append(skip, s)
-		} else {
-			run = append(run, s)
-		}
-	}
-	return skip, run
-}

@@ -1,6 +1,10 @@
 package profiles
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ybbench/ybbench/collect"
+)
 
 func TestBuiltInProfilesParse(t *testing.T) {
 	all, err := All()
@@ -26,7 +30,7 @@ func TestBuiltInProfilesParse(t *testing.T) {
 // within 30 % of 1 on every row), so it may gate a release.
 func TestSeed000TableIsSelfConsistent(t *testing.T) {
 	p, _ := Get("ycsb-ysql")
-	if ok, bad := p.Baseline.Consistent(0.3); !ok {
+	if ok, bad := p.Baseline.Consistent(collect.LittlesLawTolerance); !ok {
 		t.Errorf("inconsistent: %v", bad)
 	}
 	a := p.Baseline.Row("workloada")
@@ -61,7 +65,7 @@ func TestPublishedTablesConsistency(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok, bad := p.Baseline.Consistent(0.3)
+		ok, bad := p.Baseline.Consistent(collect.LittlesLawTolerance)
 		if ok != want {
 			t.Errorf("%s: consistent %v (%v), want %v", name, ok, bad, want)
 		}
