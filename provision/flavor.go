@@ -39,6 +39,12 @@ type FlavorSpec struct {
 	// Parallel bounds fan-out over hosts (0: all at once).
 	Parallel int
 	Logger   *slog.Logger
+	// RunID is the run installing (it marks the directories the run owns;
+	// Wipe gets it as the cluster's Name) and ToolVersion ybbench's version.
+	RunID, ToolVersion string
+	// NoAuth asks for the seeds' unauthenticated setup (--db-auth=off);
+	// by default every flavor generates credentials and allows no trust.
+	NoAuth bool
 }
 
 // Endpoint is one database address.

@@ -92,10 +92,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			{"agent_properties", "extra agent settings, name=value,… ({workload} and {phase} are replaced)"},
 			{"owner", "owner recorded on the run"},
 			{"lifetime", "how long cloud resources may live"},
+			{"db_auth", "database authentication: on (generated credentials) or off (the seeds' unauthenticated setup, marked in the report)"},
+			{"accept_new_host_keys", "trust an inventory host's SSH key on first use when none is known (recorded)"},
 		} {
 			v := new(string)
 			name := strings.ReplaceAll(d.field, "_", "-")
 			f.StringVar(v, name, "", d.usage+" ("+pipeline.EnvName(d.field)+")")
+			if d.field == "accept_new_host_keys" {
+				f.Lookup(name).NoOptDefVal = "true" // a switch: --accept-new-host-keys alone says yes
+			}
 			field := d.field
 			c.PreRun = chain(c.PreRun, func(c *cobra.Command, _ []string) {
 				if c.Flags().Changed(name) {

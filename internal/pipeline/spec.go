@@ -63,6 +63,12 @@ type Spec struct {
 	AgentProperties map[string]string `yaml:"agent_properties" json:"agent_properties,omitempty"`
 	Owner           string            `yaml:"owner" json:"owner"`
 	Lifetime        time.Duration     `yaml:"lifetime" json:"lifetime"`
+	// DBAuth is "on" (the default: generated credentials, no trust rules)
+	// or "off" (the seeds' unauthenticated setup, marked in the report).
+	DBAuth string `yaml:"db_auth" json:"db_auth"`
+	// AcceptNewHostKeys trusts an inventory host's key on first use when no
+	// key is known for it (recorded in the ledger and the result).
+	AcceptNewHostKeys bool `yaml:"accept_new_host_keys" json:"accept_new_host_keys,omitempty"`
 }
 
 // Defaults are the bottom layer.
@@ -73,7 +79,7 @@ func Defaults() Spec {
 	}
 	return Spec{Profile: "ycsb-ysql", Provider: "local", DBHosts: 3, ClientHosts: 1,
 		RunsDir: "runs", Subnet: "10.213.0.0/24", MaxClockSkew: 250 * time.Millisecond, StartDelay: 3 * time.Second,
-		Owner: owner, Lifetime: 6 * time.Hour}
+		Owner: owner, Lifetime: 6 * time.Hour, DBAuth: "on"}
 }
 
 // FileError is a problem in a spec file, with its position.
@@ -152,7 +158,7 @@ func inferProvider(s *Spec, inventory, provider bool) {
 func specFields() []string {
 	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration", "warmup",
 		"threads", "load_threads", "workloads", "runs_dir", "subnet", "yb_tarball", "yb_sha256", "agent", "parallel",
-		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime"}
+		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime", "db_auth", "accept_new_host_keys"}
 }
 
 // setField decodes one YAML value into the named field: a scalar goes
@@ -276,6 +282,17 @@ func SetString(s *Spec, name, val string) error {
 		s.Owner = val
 	case "lifetime":
 		return durv(&s.Lifetime)
+	case "db_auth":
+		if val != "on" && val != "off" {
+			return fmt.Errorf("%q: want on or off", val)
+		}
+		s.DBAuth = val
+	case "accept_new_host_keys":
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return fmt.Errorf("%q: want true or false", val)
+		}
+		s.AcceptNewHostKeys = b
 	default:
 		return fmt.Errorf("unknown setting %q", name)
 	}
