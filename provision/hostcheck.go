@@ -3,7 +3,6 @@ package provision
 import (
 	"fmt"
 	"net"
-	"path"
 	"regexp"
 
 	"github.com/ybbench/ybbench/infra"
@@ -12,10 +11,6 @@ import (
 var (
 	// userName is a portable OS user name.
 	userName = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
-	// safeDir is a directory a flavor writes under and removes: absolute,
-	// letters, digits and ._+- only (so also no comma, which would split
-	// YugabyteDB's --fs_data_dirs).
-	safeDir = regexp.MustCompile(`^(/[A-Za-z0-9._+-]+)+$`)
 )
 
 // CheckDBHosts reports, all at once, what on the db hosts a flavor cannot
@@ -59,19 +54,6 @@ func CheckDBHosts(hosts []infra.Host) []string {
 }
 
 // CheckDir says what is wrong with a directory a flavor writes under and
-// removes ("" when nothing).
-func CheckDir(d string) string {
-	switch {
-	case d == "":
-		return "empty"
-	case !path.IsAbs(d):
-		return "not absolute"
-	case path.Clean(d) != d:
-		return "not clean (want " + path.Clean(d) + ")"
-	case d == "/":
-		return "the root directory"
-	case !safeDir.MatchString(d):
-		return "want letters, digits and ._+- between the slashes"
-	}
-	return ""
-}
+// removes ("" when nothing): infra.CheckHostDir's rules (absolute, clean,
+// safe characters, no system directory or tree).
+func CheckDir(d string) string { return infra.CheckHostDir(d) }

@@ -32,7 +32,7 @@ func TestCheckDBHosts(t *testing.T) {
 		{"comma in data dir", func(h *infra.Host) { h.DataDirs = []string{"/mnt/a,b"} }, `directory "/mnt/a,b": want letters`},
 		{"quote in base", func(h *infra.Host) { h.Base = "/runs/it's" }, "want letters"},
 		{"unclean base", func(h *infra.Host) { h.Base = "/runs/x/../../etc" }, "not clean (want /etc)"},
-		{"root dir", func(h *infra.Host) { h.DataDirs = []string{"/"} }, "the root directory"},
+		{"root dir", func(h *infra.Host) { h.DataDirs = []string{"/"} }, "a system directory (/)"},
 	} {
 		h := ok()
 		c.edit(&h)

@@ -189,12 +189,12 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 		}
 		if host.Base == "" {
 			host.Base = "/opt/ybbench"
-		} else if !filepath.IsAbs(host.Base) {
-			v.add(at("base"), field("base"), fmt.Sprintf("%q is not an absolute path", host.Base))
+		} else if why := infra.CheckHostDir(host.Base); why != "" {
+			v.add(at("base"), field("base"), fmt.Sprintf("%q: %s", host.Base, why))
 		}
 		for j, d := range host.DataDirs {
-			if !filepath.IsAbs(d) {
-				v.add(at("data_dirs"), field(fmt.Sprintf("data_dirs[%d]", j)), fmt.Sprintf("%q is not an absolute path", d))
+			if why := infra.CheckHostDir(d); why != "" {
+				v.add(at("data_dirs"), field(fmt.Sprintf("data_dirs[%d]", j)), fmt.Sprintf("%q: %s", d, why))
 			}
 		}
 		if host.ServiceUser == "" {
