@@ -27,9 +27,15 @@ type SSH struct {
 	// KeyFile is the private key to log in with (the run's own key, or the
 	// inventory's).
 	KeyFile string `json:"key_file"`
-	// HostKey is the host's public key in authorized_keys format, pinned at
-	// first contact (empty until then).
+	// HostKey is the host's public key in authorized_keys format (several
+	// keys, one a line, when the host is known by more than one): the pin
+	// every connection must match. Empty: the key offered at first contact
+	// is pinned in the run's known-hosts file.
 	HostKey string `json:"host_key,omitempty"`
+	// HostKeySource says where HostKey comes from (an inventory's
+	// ssh.host_key, a known_hosts file), or "accepted-on-first-use" when
+	// the run was told to trust a host it had no key for.
+	HostKeySource string `json:"host_key_source,omitempty"`
 }
 
 // Host is one machine, provider-neutral, plain data.

@@ -305,7 +305,7 @@ func (r *Runner) dialOnce(ctx context.Context, addr string, cfg *xssh.ClientConf
 // with the host's key file only (never passwords), and the host key
 // checked against the pin.
 func (r *Runner) clientConfig(h infra.Host) (*xssh.ClientConfig, hostPin, error) {
-	pin := hostPin{host: h.Name, addr: sshAddr(h), kh: r.known}
+	pin := hostPin{host: h.Name, addr: sshAddr(h), kh: r.known, fixedFrom: h.SSH.HostKeySource}
 	if h.SSH.User == "" {
 		return nil, pin, fmt.Errorf("host %s: no SSH user", h.Name)
 	}
@@ -317,11 +317,11 @@ func (r *Runner) clientConfig(h infra.Host) (*xssh.ClientConfig, hostPin, error)
 		return nil, pin, fmt.Errorf("host %s: %w", h.Name, err)
 	}
 	if h.SSH.HostKey != "" {
-		key, err := parseHostKey(h.SSH.HostKey)
+		keys, err := parseHostKey(h.SSH.HostKey)
 		if err != nil {
 			return nil, pin, fmt.Errorf("host %s: %w", h.Name, err)
 		}
-		pin.fixed = []xssh.PublicKey{key}
+		pin.fixed = keys
 	}
 	cfg := &xssh.ClientConfig{
 		User: h.SSH.User,

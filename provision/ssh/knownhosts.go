@@ -33,6 +33,8 @@ func (e *HostKeyChangedError) Error() string {
 	fix := "if the machine was rebuilt on purpose, remove its line from " + e.Source
 	if e.Source == fixedPinSource {
 		fix = "if the machine was rebuilt on purpose, update ssh.host_key in the cluster's record"
+	} else if strings.HasPrefix(e.Source, "ssh.host_key") {
+		fix = "if the machine was rebuilt on purpose, update " + e.Source
 	}
 	return fmt.Sprintf("host key of %s (%s) changed: pinned %s, offered %s; refusing to connect (%s)",
 		e.Host, e.Addr, e.Pinned, e.Offered, fix)
@@ -192,6 +194,7 @@ func hostKeyAlgorithms(keys []xssh.PublicKey) []string {
 type hostPin struct {
 	host, addr string
 	fixed      []xssh.PublicKey // from the host record; nil: use kh
+	fixedFrom  string           // where the record's key came from (Host.SSH.HostKeySource)
 	kh         *KnownHosts
 }
 
@@ -206,6 +209,9 @@ func (p hostPin) keys() []xssh.PublicKey {
 // source names where the pin comes from, for messages.
 func (p hostPin) source() string {
 	if p.fixed != nil {
+		if p.fixedFrom != "" {
+			return p.fixedFrom
+		}
 		return fixedPinSource
 	}
 	return p.kh.Path()
@@ -222,7 +228,7 @@ func (p hostPin) callback(newPin func(xssh.PublicKey)) xssh.HostKeyCallback {
 			if keyIn(key, p.fixed) {
 				return nil
 			}
-			return &HostKeyChangedError{Host: p.host, Addr: p.addr, Pinned: fingerprints(p.fixed), Offered: xssh.FingerprintSHA256(key), Source: fixedPinSource}
+			return &HostKeyChangedError{Host: p.host, Addr: p.addr, Pinned: fingerprints(p.fixed), Offered: xssh.FingerprintSHA256(key), Source: p.source()}
 		}
 		pinned, err := p.kh.Check(p.host, p.addr, key)
 		if err == nil && pinned && newPin != nil {
@@ -232,11 +238,20 @@ func (p hostPin) callback(newPin func(xssh.PublicKey)) xssh.HostKeyCallback {
 	}
 }
 
-// parseHostKey reads Host.SSH.HostKey (authorized_keys format).
-func parseHostKey(s string) (xssh.PublicKey, error) {
-	key, _, _, _, err := xssh.ParseAuthorizedKey([]byte(s))
-	if err != nil {
-		return nil, fmt.Errorf("ssh.host_key: %w", err)
+// parseHostKey reads Host.SSH.HostKey: one key or more, authorized_keys
+// format, one a line.
+func parseHostKey(s string) ([]xssh.PublicKey, error) {
+	var keys []xssh.PublicKey
+	for rest := []byte(s); len(bytes.TrimSpace(rest)) > 0; {
+		key, _, _, r, err := xssh.ParseAuthorizedKey(rest)
+		if err != nil {
+			return nil, fmt.Errorf("ssh.host_key: %w", err)
+		}
+		keys = append(keys, key)
+		rest = r
 	}
-	return key, nil
+	if len(keys) == 0 {
+		return nil, errors.New("ssh.host_key: no key")
+	}
+	return keys, nil
 }

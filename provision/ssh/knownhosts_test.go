@@ -167,6 +167,33 @@ func TestFixedPinFromHostRecord(t *testing.T) {
 	}
 }
 
+// A host record may carry several keys (a host known_hosts lists by
+// more than one type): any of them passes, and a changed key names the
+// file the pin came from.
+func TestFixedPinSeveralKeysAndSource(t *testing.T) {
+	k1, k2, k3 := newHostKey(t), newHostKey(t), newHostKey(t)
+	line := func(k xssh.PublicKey) string { return strings.TrimSpace(string(xssh.MarshalAuthorizedKey(k))) }
+	keys, err := parseHostKey(line(k1) + "\n" + line(k2) + "\n")
+	if err != nil || len(keys) != 2 {
+		t.Fatalf("parseHostKey: %v %v", keys, err)
+	}
+	p := hostPin{host: "db1", addr: "10.0.0.1:2222", fixed: keys, fixedFrom: "/home/u/.ssh/known_hosts"}
+	cb := p.callback(nil)
+	for _, k := range []xssh.PublicKey{k1, k2} {
+		if err := cb("10.0.0.1:2222", nil, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = cb("10.0.0.1:2222", nil, k3)
+	var hk *HostKeyChangedError
+	if !errors.As(err, &hk) || hk.Source != p.fixedFrom || !strings.Contains(err.Error(), "remove its line from /home/u/.ssh/known_hosts") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := parseHostKey(line(k1) + "\ngarbage"); err == nil {
+		t.Fatal("a bad second line was accepted")
+	}
+}
+
 func TestHostKeyAlgorithms(t *testing.T) {
 	ed := newHostKey(t)
 	got := hostKeyAlgorithms([]xssh.PublicKey{ed, ed})
