@@ -50,7 +50,7 @@ func TestBadInventories(t *testing.T) {
 		{"missing address", strings.Replace(h(""), "    address: 10.0.0.9\n", "", 1), "hosts[1].address: missing"},
 		{"bad address", strings.Replace(h(""), "10.0.0.9", "not_a host!", 1), "hosts.yaml:8: hosts[1].address: \"not_a host!\" is neither"},
 		{"loose key", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+loose+"}\n  - name: client1", 1), "hosts[0].ssh.key: " + loose + " is readable by others"},
-		{"relative base", h("    base: opt/yb\n"), "hosts.yaml:10: hosts[1].base: \"opt/yb\" is not an absolute path"},
+		{"relative base", h("    base: opt/yb\n"), "hosts.yaml:10: hosts[1].base: \"opt/yb\": not an absolute path"},
 		{"client base in a system tree", h("    base: /usr/local\n"), "hosts.yaml:10: hosts[1].base: \"/usr/local\": inside the system tree /usr"},
 		{"client base is /", h("    base: /\n"), "hosts.yaml:10: hosts[1].base: \"/\": a system directory"},
 		{"data dir a system directory", h("    data_dirs: [/mnt/d0, /var/lib]\n"), "hosts.yaml:10: hosts[1].data_dirs[1]: \"/var/lib\": a system directory"},
