@@ -1,0 +1,85 @@
+set -euo pipefail
+cd /
+# The run's own directories: every directory a run writes in on a host is
+# PARENT/ybbench, made by the run and marked with its id before anything
+# goes in; only such a directory, marked by this run, is ever removed.
+# Exit 20: the path is refused (configuration); 21: the directory is not
+# this run's (a user's, or another run's).
+own_name=ybbench
+own_marker=.ybbench-owner
+# own_resolve PARENT: PARENT exists, is its own resolved path (no symbolic
+# link on the way) and is not a system directory; prints nothing.
+own_resolve() {
+  local parent=$1 real
+  case $parent in /*) ;; *) echo "$parent: not an absolute path" >&2; exit 20 ;; esac
+  real=$(realpath -e -- "$parent" 2>/dev/null) || { echo "$parent: does not exist" >&2; exit 20; }
+  if [ "$real" != "$parent" ]; then
+    echo "$parent resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
+    exit 20
+  fi
+  case $real in
+    / | /home | /root | /var | /var/lib | /opt | /srv | /tmp | /mnt | /media | /bin | /bin/* | /boot | /boot/* | /dev | /dev/* | /etc | /etc/* | /lib* | /proc | /proc/* | /run | /run/* | /sbin | /sbin/* | /sys | /sys/* | /usr | /usr/*) echo "$parent is, or lies in, a system directory: refusing to write there" >&2; exit 20 ;;
+  esac
+  [ -d "$real" ] || { echo "$parent: not a directory" >&2; exit 20; }
+}
+# own_check DIR RUN: DIR (PARENT/ybbench, existing) is a directory of
+# this run: not a link, marked, the marker naming RUN.
+own_check() {
+  local dir=$1 run=$2 owner
+  if [ -L "$dir" ] || [ ! -d "$dir" ] || [ "$(realpath -e -- "$dir")" != "$dir" ]; then
+    echo "$dir exists and is not a directory ybbench made (a link or a file): refusing to touch it" >&2
+    exit 21
+  fi
+  if [ -L "$dir/$own_marker" ] || [ ! -f "$dir/$own_marker" ]; then
+    echo "$dir exists and has no $own_marker: ybbench did not make it, so it is neither used nor removed; move it away or choose another directory" >&2
+    exit 21
+  fi
+  owner=$(sed -n 's/^run=//p' "$dir/$own_marker" | head -n 1)
+  if [ "$owner" != "$run" ]; then
+    echo "$dir belongs to run ${owner:-(unnamed)}: ybbench down --run ${owner:-ID} removes it" >&2
+    exit 21
+  fi
+}
+# own_claim PARENT RUN VERSION [USER]: makes PARENT/ybbench for RUN, marked
+# before anything goes in, or takes back the one RUN made; with USER, the
+# directory is USER's and USER must reach it (ybbench changes no mode
+# outside its own directories).
+own_claim() {
+  local parent=$1 run=$2 version=$3 user=${4:-} dir
+  own_resolve "$parent"
+  dir=$parent/$own_name
+  if [ -e "$dir" ] || [ -L "$dir" ]; then
+    own_check "$dir" "$run"
+  else
+    mkdir -m 0755 -- "$dir"
+    if ! printf 'run=%s\nversion=%s\ncreated=%s\n' "$run" "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/$own_marker"; then
+      rmdir -- "$dir"
+      exit 21
+    fi
+    chmod 0644 "$dir/$own_marker"
+  fi
+  if [ -n "$user" ]; then
+    chown -- "$user" "$dir"
+    if ! runuser -u "$user" -- test -x "$dir"; then
+      echo "the service user $user cannot reach $dir (a directory above it is not searchable by others); ybbench changes no permission outside its own directories: make the path searchable or choose another directory" >&2
+      exit 20
+    fi
+  fi
+  echo "YBOWN claimed $dir"
+}
+# own_release PARENT RUN: removes PARENT/ybbench when RUN made it (never
+# PARENT itself, never across a mount point); nothing when it is gone.
+own_release() {
+  local parent=$1 run=$2 dir
+  dir=$parent/$own_name
+  if [ ! -e "$dir" ] && [ ! -L "$dir" ]; then
+    echo "YBOWN absent $dir"
+    return 0
+  fi
+  own_resolve "$parent"
+  own_check "$dir" "$run"
+  rm -rf --one-file-system -- "$dir"
+  echo "YBOWN removed $dir"
+}
+own_claim /opt/ybbench r-1 v1 ybbench
+own_claim '/data/d 0' r-1 v1 ybbench
