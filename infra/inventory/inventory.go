@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	xssh "golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
 	"gopkg.in/yaml.v3"
 
 	"github.com/ybbench/ybbench/infra"
@@ -24,7 +26,7 @@ import (
 // File is the inventory format.
 //
 //	defaults:                      # optional, applied to every host
-//	  ssh: {user: root, port: 22, key: /root/.ssh/id_ed25519}
+//	  ssh: {user: root, port: 22, key: /root/.ssh/id_ed25519, known_hosts: known_hosts}
 //	  base: /opt/ybbench
 //	  service_user: ybbench
 //	hosts:
@@ -34,6 +36,12 @@ import (
 //	    private_address: 10.0.0.1  # other hosts use it (default: address)
 //	    zone: rack1
 //	    data_dirs: [/mnt/d0]
+//	    ssh: {host_key: "ssh-ed25519 AAAA..."}  # the host's key (host only)
+//
+// A host's key is pinned before the first command: its ssh.host_key, else
+// the keys its ssh.known_hosts file gives for the address dialed, else
+// those of the invoking user's ~/.ssh/known_hosts. A host with none is
+// refused unless the run accepts new host keys (Create).
 type File struct {
 	Defaults HostEntry   `yaml:"defaults"`
 	Hosts    []HostEntry `yaml:"hosts"`
@@ -61,6 +69,11 @@ type SSHEntry struct {
 	User string `yaml:"user"`
 	Port int    `yaml:"port"`
 	Key  string `yaml:"key"`
+	// HostKey is the host's public key, authorized_keys format (host only).
+	HostKey string `yaml:"host_key"`
+	// KnownHosts is an OpenSSH known_hosts file to take the host's key
+	// from (relative to the inventory file).
+	KnownHosts string `yaml:"known_hosts"`
 }
 
 // Error is a problem in the inventory file: file, line, field.
@@ -79,28 +92,44 @@ var userRE = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
 // Load reads and validates an inventory file, reporting every problem at
 // once (exit code 2).
 func Load(path string) ([]infra.Host, error) {
+	hosts, _, err := load(path)
+	return hosts, err
+}
+
+func load(path string) ([]infra.Host, []hostExtra, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, exitcode.Errorf(exitcode.Config, "inventory: %v", err)
+		return nil, nil, exitcode.Errorf(exitcode.Config, "inventory: %v", err)
 	}
-	hosts, err := Parse(path, b)
+	hosts, extra, err := parse(path, b)
 	if err != nil {
-		return nil, exitcode.Wrap(exitcode.Config, err)
+		return nil, nil, exitcode.Wrap(exitcode.Config, err)
 	}
-	return hosts, nil
+	return hosts, extra, nil
+}
+
+// hostExtra is what the file says about a host beyond infra.Host.
+type hostExtra struct {
+	line       int    // of the host's entry
+	knownHosts string // its ssh.known_hosts, absolute ("" if none)
 }
 
 // Parse validates inventory text; name is the file name used in errors.
 func Parse(name string, b []byte) ([]infra.Host, error) {
+	hosts, _, err := parse(name, b)
+	return hosts, err
+}
+
+func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var f File
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file, said below
-		return nil, yamlErrors(name, err)
+		return nil, nil, yamlErrors(name, err)
 	}
 	v := validator{file: name}
 	doc := &root
@@ -113,12 +142,21 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 			v.add(line(child(defaultsNode, k.key), defaultsNode), "defaults."+k.key, "belongs to a host, not to the defaults")
 		}
 	}
+	if f.Defaults.SSH.HostKey != "" {
+		v.add(line(child(child(defaultsNode, "ssh"), "host_key"), defaultsNode), "defaults.ssh.host_key", "belongs to a host, not to the defaults (each machine has its own key)")
+	}
+	absName, err := filepath.Abs(name)
+	if err != nil {
+		absName = name
+	}
 	hostsNode := child(doc, "hosts")
 	if len(f.Hosts) == 0 {
 		v.add(line(hostsNode, doc), "hosts", "the inventory lists no hosts")
 	}
 	seen := map[string]int{}
 	var out []infra.Host
+	var extra []hostExtra
+	checkedKH := map[string]bool{}
 	var dbs, clients int
 	for i, e := range f.Hosts {
 		var hn *yaml.Node
@@ -187,6 +225,41 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 		} else if st.Mode().Perm()&0o077 != 0 {
 			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), fmt.Sprintf("%s is readable by others (mode %v): ssh refuses it; chmod 600", host.SSH.KeyFile, st.Mode().Perm()))
 		}
+		if h.SSH.HostKey != "" {
+			at := line(child(child(hn, "ssh"), "host_key"), hn)
+			if key, err := parseHostKey(h.SSH.HostKey); err != nil {
+				v.add(at, field("ssh.host_key"), err.Error())
+			} else {
+				host.SSH.HostKey = strings.TrimSpace(string(xssh.MarshalAuthorizedKey(key)))
+				host.SSH.HostKeySource = fmt.Sprintf("ssh.host_key in %s:%d", absName, at)
+			}
+		}
+		kh := h.SSH.KnownHosts
+		if kh != "" {
+			if !filepath.IsAbs(kh) {
+				if abs, err := filepath.Abs(filepath.Join(filepath.Dir(name), kh)); err == nil {
+					kh = abs
+				}
+			}
+			khNode := child(child(hn, "ssh"), "known_hosts")
+			if khNode == nil {
+				khNode = child(child(defaultsNode, "ssh"), "known_hosts")
+			}
+			khField := field("ssh.known_hosts")
+			if child(child(hn, "ssh"), "known_hosts") == nil {
+				khField = "defaults.ssh.known_hosts"
+			}
+			if st, err := os.Stat(kh); checkedKH[khField+"="+kh] {
+				// said once (the defaults' file is every host's)
+			} else if err != nil {
+				v.add(line(khNode, hn), khField, err.Error())
+			} else if !st.Mode().IsRegular() {
+				v.add(line(khNode, hn), khField, kh+" is not a file")
+			} else if _, err := knownhosts.New(kh); err != nil {
+				v.add(line(khNode, hn), khField, err.Error())
+			}
+			checkedKH[khField+"="+kh] = true
+		}
 		if host.Base == "" {
 			host.Base = "/opt/ybbench"
 		} else if why := infra.CheckHostDir(host.Base); why != "" {
@@ -203,6 +276,7 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 			v.add(at("service_user"), field("service_user"), fmt.Sprintf("%q: database servers need an unprivileged user name", host.ServiceUser))
 		}
 		out = append(out, host)
+		extra = append(extra, hostExtra{line: line(hn, hostsNode), knownHosts: kh})
 	}
 	if len(f.Hosts) > 0 && dbs == 0 {
 		v.add(line(hostsNode, doc), "hosts", "no host has the db role")
@@ -211,9 +285,33 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 		v.add(line(hostsNode, doc), "hosts", "no host has the client role")
 	}
 	if len(v.errs) > 0 {
-		return nil, errors.Join(v.errs...)
+		return nil, nil, errors.Join(v.errs...)
 	}
-	return out, nil
+	return out, extra, nil
+}
+
+// parseHostKey reads ssh.host_key: one public key, authorized_keys format
+// without options ("ssh-ed25519 AAAA… [comment]").
+func parseHostKey(s string) (xssh.PublicKey, error) {
+	key, _, options, rest, err := xssh.ParseAuthorizedKey([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a public key (want one line as in a .pub file: ssh-ed25519 AAAA…): %v", abbrev(s), err)
+	}
+	if len(options) > 0 {
+		return nil, fmt.Errorf("%q: want the key alone (type and base64), not a known_hosts or authorized_keys line with %q before it", abbrev(s), strings.Join(options, ","))
+	}
+	if len(strings.TrimSpace(string(rest))) > 0 {
+		return nil, fmt.Errorf("%q: one key only (more than one key: use ssh.known_hosts)", abbrev(s))
+	}
+	return key, nil
+}
+
+func abbrev(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
 }
 
 var (
@@ -266,6 +364,7 @@ func merge(d, h HostEntry) HostEntry {
 	out.ServiceUser = pick(h.ServiceUser, d.ServiceUser)
 	out.SSH.User = pick(h.SSH.User, d.SSH.User)
 	out.SSH.Key = pick(h.SSH.Key, d.SSH.Key)
+	out.SSH.KnownHosts = pick(h.SSH.KnownHosts, d.SSH.KnownHosts)
 	if h.SSH.Port == 0 {
 		out.SSH.Port = d.SSH.Port
 	}
@@ -320,10 +419,25 @@ func New(path string) *Provider { return &Provider{path: path} }
 // Name is "inventory".
 func (p *Provider) Name() string { return "inventory" }
 
-// Create validates the inventory and returns its hosts as the cluster.
+// OptionAcceptNewHostKeys is the ClusterSpec option ("true") that lets
+// Create return hosts it knows no key for: their key is pinned at first
+// contact, and HostKeySource says so.
+const OptionAcceptNewHostKeys = "accept_new_host_keys"
+
+// AcceptedOnFirstUse is the HostKeySource of a host whose key was not
+// known and was trusted at first contact.
+const AcceptedOnFirstUse = "accepted-on-first-use"
+
+// Create validates the inventory and returns its hosts as the cluster,
+// each with its host key pinned (see File); hosts without a known key are
+// refused, all at once, before anything connects to any of them (exit 2),
+// unless spec.Options[OptionAcceptNewHostKeys] is "true".
 func (p *Provider) Create(_ context.Context, spec infra.ClusterSpec) (*infra.Cluster, error) {
-	hosts, err := Load(p.path)
+	hosts, extra, err := load(p.path)
 	if err != nil {
+		return nil, err
+	}
+	if err := pinHostKeys(p.path, hosts, extra, spec.Options[OptionAcceptNewHostKeys] == "true"); err != nil {
 		return nil, err
 	}
 	return &infra.Cluster{Name: spec.Name, Provider: p.Name(), Hosts: hosts, CreatedAt: time.Now().UTC(),
