@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
@@ -208,15 +209,23 @@ func (r *Run) Up(ctx context.Context) error {
 			InstanceType: r.profile().Hardware.DB.Type, ClientType: r.profile().Hardware.Client.Type,
 			Owner: s.Owner, Lifetime: s.Lifetime, PublicKey: pub, PrivateKeyFile: priv,
 			Options: map[string]string{"subnet": s.Subnet}}
+		if s.AcceptNewHostKeys {
+			spec.Options[inventory.OptionAcceptNewHostKeys] = "true"
+		}
 		c, err := p.Create(ctx, spec)
 		if err != nil {
 			return nil, exitcode.Wrap(exitcode.Infra, err)
 		}
 		r.cluster = c
+		details := map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}
 		for _, h := range c.Hosts {
 			r.progress().Host(h.Name, "up at "+h.PublicIP)
+			// Where each host's SSH key pin comes from, trust on first use included.
+			if h.SSH.HostKeySource != "" {
+				details[h.Name+".host_key_source"] = h.SSH.HostKeySource
+			}
 		}
-		return map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}, atomicfile.WriteJSON(filepath.Join(r.dir, ClusterFile), c, 0o644)
+		return details, atomicfile.WriteJSON(filepath.Join(r.dir, ClusterFile), c, 0o644)
 	})
 }
 
