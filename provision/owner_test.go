@@ -148,8 +148,36 @@ func TestClaimAndRelease(t *testing.T) {
 		}
 		sameTree(t, before, snapshot(t, tmp))
 	})
+	t.Run("a missing parent is made, and stays after release", func(t *testing.T) {
+		tmp := t.TempDir()
+		parent := filepath.Join(tmp, "new", "base")
+		if err := provision.Claim(ctx, r, h, me, []string{parent}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := provision.Release(ctx, r, h, me.RunID, []string{parent}); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+			t.Errorf("the parent: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(parent, "ybbench")); !os.IsNotExist(err) {
+			t.Errorf("the own directory remains: %v", err)
+		}
+	})
+	t.Run("a missing parent below a link is not made", func(t *testing.T) {
+		tmp := t.TempDir()
+		os.Symlink("/usr", filepath.Join(tmp, "link"))
+		err := provision.Claim(ctx, r, h, me, []string{filepath.Join(tmp, "link", "ybbench-test-new")}, "")
+		if code(err) != exitcode.Config || !strings.Contains(err.Error(), "resolves to /usr") {
+			t.Errorf("exit %d, %v", code(err), err)
+		}
+		if _, err := os.Lstat("/usr/ybbench-test-new"); err == nil {
+			os.RemoveAll("/usr/ybbench-test-new")
+			t.Error("a directory was made in /usr")
+		}
+	})
 	t.Run("a system directory is refused on the host too", func(t *testing.T) {
-		for _, p := range []string{"/usr/local", "/tmp", "/"} {
+		for _, p := range []string{"/usr/local", "/tmp", "/", "/usr/ybbench-test-missing"} {
 			err := provision.Claim(ctx, r, h, me, []string{p}, "")
 			if code(err) != exitcode.Config || !strings.Contains(err.Error(), "system directory") {
 				t.Errorf("%s: exit %d, %v", p, code(err), err)

@@ -7,19 +7,39 @@ cd /
 # this run's (a user's, or another run's).
 own_name=ybbench
 own_marker=.ybbench-owner
-# own_resolve PARENT: PARENT exists, is its own resolved path (no symbolic
-# link on the way) and is not a system directory; prints nothing.
+# own_refuse_system PATH: exit 20 when PATH (resolved) is a system directory.
+own_refuse_system() {
+  case $1 in
+    / | /home | /root | /var | /var/lib | /opt | /srv | /tmp | /mnt | /media | /bin | /bin/* | /boot | /boot/* | /dev | /dev/* | /etc | /etc/* | /lib* | /proc | /proc/* | /run | /run/* | /sbin | /sbin/* | /sys | /sys/* | /usr | /usr/*) echo "$2 is, or lies in, a system directory ($1): refusing to write there" >&2; exit 20 ;;
+  esac
+}
+# own_resolve PARENT [create]: PARENT is its own resolved path (no symbolic
+# link on the way) and not a system directory. With create, a missing
+# PARENT is made (mode 0755, and left in place by own_release, which never
+# removes a parent) once its nearest existing ancestor passed those checks.
 own_resolve() {
-  local parent=$1 real
+  local parent=$1 create=${2:-} real near
   case $parent in /*) ;; *) echo "$parent: not an absolute path" >&2; exit 20 ;; esac
+  if [ -n "$create" ] && [ ! -e "$parent" ] && [ ! -L "$parent" ]; then
+    near=$parent
+    while [ ! -e "$near" ] && [ ! -L "$near" ]; do near=$(dirname -- "$near"); done
+    real=$(realpath -e -- "$near" 2>/dev/null) || { echo "$near: cannot be resolved" >&2; exit 20; }
+    if [ "$real" != "$near" ]; then
+      echo "$parent: $near resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
+      exit 20
+    fi
+    # Below a resolved ancestor come only new plain names: PARENT's text
+    # is what it will resolve to.
+    own_refuse_system "$parent" "$parent"
+    mkdir -p -m 0755 -- "$parent"
+    echo "YBOWN created-parent $parent"
+  fi
   real=$(realpath -e -- "$parent" 2>/dev/null) || { echo "$parent: does not exist" >&2; exit 20; }
   if [ "$real" != "$parent" ]; then
     echo "$parent resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
     exit 20
   fi
-  case $real in
-    / | /home | /root | /var | /var/lib | /opt | /srv | /tmp | /mnt | /media | /bin | /bin/* | /boot | /boot/* | /dev | /dev/* | /etc | /etc/* | /lib* | /proc | /proc/* | /run | /run/* | /sbin | /sbin/* | /sys | /sys/* | /usr | /usr/*) echo "$parent is, or lies in, a system directory: refusing to write there" >&2; exit 20 ;;
-  esac
+  own_refuse_system "$real" "$parent"
   [ -d "$real" ] || { echo "$parent: not a directory" >&2; exit 20; }
 }
 # own_check DIR RUN: DIR (PARENT/ybbench, existing) is a directory of
@@ -46,7 +66,7 @@ own_check() {
 # outside its own directories).
 own_claim() {
   local parent=$1 run=$2 version=$3 user=${4:-} dir
-  own_resolve "$parent"
+  own_resolve "$parent" create
   dir=$parent/$own_name
   if [ -e "$dir" ] || [ -L "$dir" ]; then
     own_check "$dir" "$run"
