@@ -96,7 +96,10 @@ func Claim(ctx context.Context, r Runner, h infra.Host, m Mark, parents []string
 
 // Release removes OwnDir(p) on host h for every parent p, when its marker
 // names runID (never the parent, never across a mount point); a missing one
-// is fine. A directory that is not the run's is an error and stays.
+// is fine. A directory that is not the run's (unmarked, another run's, a
+// link) is left alone, with a line on the step's log: it was never this
+// run's, so the teardown of this run is complete without it. A failure to
+// remove the run's own directory is an error.
 func Release(ctx context.Context, r Runner, h infra.Host, runID string, parents []string) error {
 	script, err := ReleaseScript(runID, parents)
 	if err != nil {

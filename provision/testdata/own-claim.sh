@@ -88,16 +88,21 @@ own_claim() {
   echo "YBOWN claimed $dir"
 }
 # own_release PARENT RUN: removes PARENT/ybbench when RUN made it (never
-# PARENT itself, never across a mount point); nothing when it is gone.
+# PARENT itself, never across a mount point). One that is gone is fine;
+# one that is not RUN's (a user's, another run's, reached through a link)
+# is left alone and said so: it was never this run's to remove.
 own_release() {
-  local parent=$1 run=$2 dir
+  local parent=$1 run=$2 dir why
   dir=$parent/$own_name
   if [ ! -e "$dir" ] && [ ! -L "$dir" ]; then
     echo "YBOWN absent $dir"
     return 0
   fi
-  own_resolve "$parent"
-  own_check "$dir" "$run"
+  if ! why=$( { own_resolve "$parent" && own_check "$dir" "$run"; } 2>&1 >/dev/null ); then
+    echo "left alone, not this run's: $why" >&2
+    echo "YBOWN left $dir"
+    return 0
+  fi
   rm -rf --one-file-system -- "$dir"
   echo "YBOWN removed $dir"
 }
