@@ -16,6 +16,7 @@ import (
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
 )
@@ -51,6 +52,9 @@ func (r *Run) collect() (*collect.Result, error) {
 	}
 	if r.spec.ClientHosts > 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: this is not the seeds' method, which used one client.", r.spec.ClientHosts))
+	}
+	if n := acceptedHostKeys(r); n != "" {
+		res.Notes = append(res.Notes, n)
 	}
 	res.Notes = append(res.Notes, p.Notes...)
 	fam, err := familyOf(p.Family)
@@ -109,6 +113,25 @@ func (r *Run) collect() (*collect.Result, error) {
 		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(r.dir, "agents")))
 	}
 	return res, exitcode.Wrap(exitcode.Workload, errors.Join(errs...))
+}
+
+// acceptedHostKeys says which hosts' SSH keys were trusted on first use
+// (accept_new_host_keys), or "" when every key was known beforehand.
+func acceptedHostKeys(r *Run) string {
+	if r.cluster == nil {
+		return ""
+	}
+	var names []string
+	for _, h := range r.cluster.Hosts {
+		if h.SSH.HostKeySource == inventory.AcceptedOnFirstUse {
+			names = append(names, h.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The SSH host keys of %s were not known beforehand: accepted on first use (accept_new_host_keys) and pinned for the rest of the run in %s.",
+		strings.Join(names, ", "), filepath.Join(r.dir, "ssh", "known_hosts"))
 }
 
 // parametersOf lists the parameters that shape a family's numbers.
