@@ -69,6 +69,11 @@ type Deployment struct {
 	Settings map[string]string `json:"settings,omitempty"`
 	// Processes are the server processes per host, for CPU accounting and stop.
 	Processes []Process `json:"processes,omitempty"`
+	// HostChanges are what Install changed on each host outside the run's
+	// own directories (host name → human-readable changes such as
+	// "apt-get install postgresql" or "useradd ybbench"), so that the
+	// ledger can record them with the step that made them.
+	HostChanges map[string][]string `json:"host_changes,omitempty"`
 }
 
 // Process is one database server process on a host.
