@@ -91,8 +91,17 @@ func (ycsbFamily) invocation(in agentInput) ([]string, map[string]string) {
 		threads = p.LoadThreads
 	}
 	args := agentArgs(in.Binding, in.Phase, p.Records, p.Operations, threads, p.Duration, p.DDL, in.Idx, in.N, in.Dir, in.Host, in.StartAt)
-	return args, map[string]string{in.Phase.fileBase() + ".properties": ycsbProps(in)}
+	files := map[string]string{in.Phase.fileBase() + ".properties": ycsbProps(in)}
+	if in.Binding == "ycql" && in.Dep.User != "" {
+		files[ycqlPasswordFile(in)] = in.Password + "\n"
+	}
+	return args, files
 }
+
+// ycqlPasswordFile is the 0600 file, beside the agent's other files, that
+// a YCQL agent reads the database password from: the password is never on
+// a command line, in an environment or in a file the run keeps.
+func ycqlPasswordFile(in agentInput) string { return in.Phase.fileBase() + ".password" }
 
 // ycsbProps is the 0600 properties file a YCSB agent reads its connection from.
 func ycsbProps(in agentInput) string {
@@ -101,7 +110,13 @@ func ycsbProps(in agentInput) string {
 		if len(in.Dep.YCQL) > 0 {
 			port = in.Dep.YCQL[0].Port
 		}
-		return fmt.Sprintf("# written by ybbench for this run\nhosts=%s\nport=%d\n", endpoints(in.Dep.YCQL, false), port)
+		props := fmt.Sprintf("# written by ybbench for this run\nhosts=%s\nport=%d\n", endpoints(in.Dep.YCQL, false), port)
+		if in.Dep.User != "" {
+			// A database with authentication on (the default): the user,
+			// and where its password is.
+			props += fmt.Sprintf("cassandra.username=%s\ncassandra.password.file=%s\n", in.Dep.User, filepath.Join(in.Dir, ycqlPasswordFile(in)))
+		}
+		return props
 	}
 	return agentProps(in.Dep.Flavor, in.Dep.YSQL, in.Dep.Database, in.Dep.User, in.Password)
 }
@@ -185,5 +200,12 @@ func (kvFamily) invocation(in agentInput) ([]string, map[string]string) {
 		"--ybload_records", filepath.Join(in.Dir, in.Phase.fileBase()+".jsonl"),
 		"--ybload_summary", filepath.Join(in.Dir, in.Phase.fileBase()+".json"),
 		"--ybload_agent", in.Host)
-	return args, nil
+	if in.Dep.User == "" {
+		return args, nil
+	}
+	// Authentication on: the user on the command line, the password in a
+	// 0600 file beside the agent's other files.
+	pw := ycqlPasswordFile(in)
+	args = append(args, "--username", in.Dep.User, "--ybload_password_file", filepath.Join(in.Dir, pw))
+	return args, map[string]string{pw: in.Password + "\n"}
 }
