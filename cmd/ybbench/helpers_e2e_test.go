@@ -224,6 +224,7 @@ func assertNothingRemains(t *testing.T, dir, subnetPrefix string) {
 		}
 		return nil
 	})
+	assertNoDatabaseData(t, dir)
 	ss, _ := exec.Command("ss", "-Hltn").Output()
 	sc := bufio.NewScanner(bytes.NewReader(ss))
 	for sc.Scan() {
@@ -257,4 +258,29 @@ func cleanupRuns(t *testing.T, runs string) {
 			cancel()
 		}
 	})
+}
+
+// assertNoDatabaseData checks that a torn-down run keeps no database data
+// under its hosts' directories, and that nothing of it is left in /tmp.
+func assertNoDatabaseData(t *testing.T, dir string) {
+	t.Helper()
+	filepath.Walk(filepath.Join(dir, "hosts"), func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return nil
+		}
+		switch {
+		case fi.Name() == "PG_VERSION",
+			fi.IsDir() && fi.Name() == "yb-data",
+			fi.IsDir() && fi.Name() == "data" && strings.Contains(p, "/cassandra/"),
+			fi.Name() == ".ybbench-owner":
+			t.Errorf("database data remains after down: %s", p)
+		}
+		return nil
+	})
+	id := filepath.Base(dir)
+	m, _ := filepath.Glob("/tmp/ybbpg-*")
+	m2, _ := filepath.Glob("/tmp/*" + id + "*")
+	for _, p := range append(m, m2...) {
+		t.Errorf("%s remains in /tmp after down", p)
+	}
 }
