@@ -277,10 +277,27 @@ func assertNoDatabaseData(t *testing.T, dir string) {
 		}
 		return nil
 	})
+	// Socket directories of the flavors' earlier versions, made since the run
+	// began, and anything named after the run.
 	id := filepath.Base(dir)
+	began := time.Now().Add(-time.Hour)
+	if fi, err := os.Stat(filepath.Join(dir, "run.json")); err == nil {
+		began = fi.ModTime()
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "run.json")); err == nil {
+		var rec struct{ Created time.Time }
+		if json.Unmarshal(b, &rec) == nil && !rec.Created.IsZero() {
+			began = rec.Created
+		}
+	}
 	m, _ := filepath.Glob("/tmp/ybbpg-*")
-	m2, _ := filepath.Glob("/tmp/*" + id + "*")
-	for _, p := range append(m, m2...) {
+	for _, p := range m {
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(began) {
+			t.Errorf("%s remains in /tmp after down", p)
+		}
+	}
+	m, _ = filepath.Glob("/tmp/*" + id + "*")
+	for _, p := range m {
 		t.Errorf("%s remains in /tmp after down", p)
 	}
 }
