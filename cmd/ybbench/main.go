@@ -158,9 +158,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	specFlags(up)
 
+	// A stage holds the run's lock for the life of the process (status
+	// only reads, and takes none).
 	stage := func(use, short string, fn func(r *pipeline.Run, hard, stop context.Context) error) *cobra.Command {
 		c := &cobra.Command{Use: use, Short: short, RunE: func(c *cobra.Command, _ []string) error {
-			r, err := o.open(stderr)
+			r, err := o.open(stderr, use != "status")
+			var le *pipeline.LockedError
+			if use == "down" && errors.As(err, &le) {
+				return exitcode.Errorf(exitcode.Config, "%s", le.DownMessage())
+			}
 			if err != nil {
 				return err
 			}
@@ -247,8 +253,8 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	return r, exitcode.Wrap(exitcode.Config, err)
 }
 
-// open finds a run by directory or id.
-func (o *options) open(stderr io.Writer) (*pipeline.Run, error) {
+// open finds a run by directory or id; lock takes the run's lock.
+func (o *options) open(stderr io.Writer, lock bool) (*pipeline.Run, error) {
 	if o.run == "" {
 		return nil, exitcode.Errorf(exitcode.Config, "--run is required: the run's directory or id")
 	}
@@ -257,6 +263,9 @@ func (o *options) open(stderr io.Writer) (*pipeline.Run, error) {
 		s := pipeline.Defaults()
 		pipeline.LoadEnv(&s, os.Getenv)
 		dir = filepath.Join(s.RunsDir, o.run)
+	}
+	if !lock {
+		return pipeline.Inspect(dir, deps(stderr, o.verbose))
 	}
 	return pipeline.Open(dir, deps(stderr, o.verbose))
 }

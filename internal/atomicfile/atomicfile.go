@@ -9,8 +9,8 @@ import (
 )
 
 // Write writes data to path through a temporary file beside it, created
-// with perm (a leftover temporary file cannot widen it), synced and renamed
-// into place.
+// with perm (a leftover temporary file cannot widen it), synced, renamed
+// into place, and the directory synced so that the rename survives a crash.
 func Write(path string, data []byte, perm os.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -33,7 +33,24 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a rename in dir durable: until the directory is synced, a
+// crash may bring back the old entry (or none).
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Sync(); err != nil {
+		d.Close()
+		return err
+	}
+	return d.Close()
 }
 
 // WriteJSON writes v as indented JSON with a final newline, atomically.

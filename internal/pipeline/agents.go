@@ -110,8 +110,12 @@ func (r *Run) agentBinary() (string, error) {
 	return p, nil
 }
 
+// agentsStep is the ledger step that puts the agent on the clients: begun
+// before the first byte is written there, so down knows to remove it.
+const agentsStep = "agents"
+
 // shipAgent uploads ybload to every client (once: skipped when the host
-// already has the same file).
+// already has the same file), as the ledger step agentsStep.
 func (r *Run) shipAgent(ctx context.Context, clients []infra.Host) error {
 	bin, err := r.agentBinary()
 	if err != nil {
@@ -121,9 +125,18 @@ func (r *Run) shipAgent(ctx context.Context, clients []infra.Host) error {
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, fmt.Errorf("load agent: %w", err))
 	}
+	about := fmt.Sprintf("put the load agent on %d client(s)", len(clients))
+	return r.step(agentsStep, about, hostNames(clients), func() (map[string]string, error) {
+		return nil, r.putAgent(ctx, clients, b)
+	})
+}
+
+// putAgent makes the agent's directories on every client and uploads b
+// where it is not there already.
+func (r *Run) putAgent(ctx context.Context, clients []infra.Host, b []byte) error {
 	sum := sha256.Sum256(b)
 	want := hex.EncodeToString(sum[:])
-	_, err = provision.Parallel(ctx, clients, provision.ParallelOptions{Limit: r.spec.Parallel, FailFast: true}, func(ctx context.Context, h infra.Host) (struct{}, error) {
+	_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{Limit: r.spec.Parallel, FailFast: true}, func(ctx context.Context, h infra.Host) (struct{}, error) {
 		dst := filepath.Join(h.Base, "bin", "ybload")
 		res, err := r.runner.Run(ctx, h, "mkdir -p "+provision.Quote(agentDir(h))+" "+provision.Quote(filepath.Dir(dst))+
 			" && chmod 700 "+provision.Quote(agentDir(h))+"; sha256sum "+provision.Quote(dst)+" 2>/dev/null | cut -d' ' -f1; uname -m", provision.Step("agent-check"))
@@ -293,7 +306,7 @@ func (r *Run) Phases() []Phase {
 // they measured, their files are fetched, and no further phase starts. ctx
 // is the hard stop: remote commands are killed.
 func (r *Run) Bench(ctx, stop context.Context) error {
-	if err := r.ensureRunner(); err != nil {
+	if err := r.needHosts(); err != nil {
 		return err
 	}
 	clients := r.cluster.ByRole(infra.RoleClient)

@@ -27,10 +27,12 @@ func (r *Run) TearDown() error {
 // are collected); hard cancels everything but teardown (second Ctrl-C).
 func (r *Run) Execute(hard, stop context.Context) (err error) {
 	defer func() {
+		outcome := OutcomeSucceeded
 		if err != nil {
-			r.ledger.SetOutcome(OutcomeFailed)
-		} else {
-			r.ledger.SetOutcome(OutcomeSucceeded)
+			outcome = OutcomeFailed
+		}
+		if lerr := r.ledger.SetOutcome(outcome); lerr != nil {
+			err = errors.Join(err, exitcode.Wrap(exitcode.Tool, lerr))
 		}
 		err = withTeardown(err, r.TearDown())
 		r.progress().Close()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +47,9 @@ type Step struct {
 	Error   string    `json:"error,omitempty"`
 	// Details are what the step produced worth keeping (facts, versions).
 	Details map[string]string `json:"details,omitempty"`
+	// Epoch is the run's epoch when the step began: a step of an earlier
+	// epoch was undone by a teardown.
+	Epoch int `json:"epoch,omitempty"`
 }
 
 // RunRecord is run.json: the run's spec and every step taken.
@@ -62,7 +66,13 @@ type RunRecord struct {
 	// Outcome how its work ended (succeeded, failed).
 	State   string `json:"state"`
 	Outcome string `json:"outcome,omitempty"`
-	Steps   []Step `json:"steps"`
+	// Epoch counts the completed teardowns: a step began in the epoch
+	// current then; only steps of the current epoch are still in effect.
+	Epoch int `json:"epoch,omitempty"`
+	// Reopened lists when a torn-down run was taken up again (a step that
+	// changes the world began on it).
+	Reopened []time.Time `json:"reopened,omitempty"`
+	Steps    []Step      `json:"steps"`
 	// Remains lists what a teardown could not remove.
 	Remains []string `json:"remains,omitempty"`
 }
@@ -113,12 +123,23 @@ func (l *Ledger) Record() RunRecord {
 	return r
 }
 
-// Begin writes that a step is about to start, before it does anything.
+// localSteps change nothing outside the run directory (down undoes what
+// the others did): beginning one does not reopen a torn-down run.
+var localSteps = map[string]bool{"collect": true, "report": true, "down": true}
+
+// Begin writes that a step is about to start, before it does anything. A
+// step that changes the world reopens a torn-down run (its state is active
+// again, and when is recorded), so that its down has something to undo.
 func (l *Ledger) Begin(name, about string, hosts []string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.rec.PID = os.Getpid()
-	st := Step{Name: name, Status: StepStarted, About: about, Hosts: hosts, Started: time.Now().UTC()}
+	now := time.Now().UTC()
+	if l.rec.State == RunTornDown && !localSteps[name] {
+		l.rec.State = RunActive
+		l.rec.Reopened = append(l.rec.Reopened, now)
+	}
+	st := Step{Name: name, Status: StepStarted, About: about, Hosts: hosts, Started: now, Epoch: l.rec.Epoch}
 	if i := l.find(name); i >= 0 {
 		l.rec.Steps[i] = st // a rerun of the step (resume)
 	} else {
@@ -146,20 +167,52 @@ func (l *Ledger) End(name string, err error, details map[string]string) error {
 	return l.save()
 }
 
-// Done reports whether a step completed.
+// Done reports whether a step completed since the last teardown (a
+// teardown undoes every step before it, so resume redoes them).
 func (l *Ledger) Done(name string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	i := l.find(name)
-	return i >= 0 && l.rec.Steps[i].Status == StepDone
+	return i >= 0 && l.rec.Steps[i].Status == StepDone && l.current(l.rec.Steps[i])
 }
 
-// Started reports whether a step was ever begun (it may have changed the world).
+// Started reports whether a step was begun since the last teardown (it may
+// have changed the world, and nothing has undone it yet).
 func (l *Ledger) Started(name string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.find(name) >= 0
+	i := l.find(name)
+	return i >= 0 && l.current(l.rec.Steps[i])
 }
+
+// StartedAny reports whether a step whose name has the prefix was begun
+// since the last teardown.
+func (l *Ledger) StartedAny(prefix string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, st := range l.rec.Steps {
+		if strings.HasPrefix(st.Name, prefix) && l.current(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// Open reports whether a step that changes the world was begun since the
+// last teardown: what down has to undo.
+func (l *Ledger) Open() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, st := range l.rec.Steps {
+		if !localSteps[st.Name] && l.current(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// current reports whether a step began after the last completed teardown.
+func (l *Ledger) current(st Step) bool { return st.Epoch == l.rec.Epoch }
 
 // SetOutcome records how the run's work ended.
 func (l *Ledger) SetOutcome(outcome string) error {
@@ -169,11 +222,15 @@ func (l *Ledger) SetOutcome(outcome string) error {
 	return l.save()
 }
 
-// SetState records the run's state (and what remains after a failed teardown).
+// SetState records the run's state (and what remains after a failed
+// teardown). Torn down starts a new epoch: every step before it is undone.
 func (l *Ledger) SetState(state string, remains []string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.rec.State, l.rec.Remains = state, remains
+	if state == RunTornDown {
+		l.rec.Epoch++
+	}
 	return l.save()
 }
 

@@ -63,3 +63,52 @@ func TestLedgerRejectsOtherSchemas(t *testing.T) {
 		t.Fatal("want a schema error")
 	}
 }
+
+// A teardown undoes every step before it: a torn-down run has nothing
+// started or done; a step that changes the world reopens it (state active,
+// when recorded, on disk), while a local step (collect, report) does not.
+func TestLedgerReopensATornDownRun(t *testing.T) {
+	dir := t.TempDir()
+	l, err := NewLedger(dir, "r1", Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []string{"up", "preflight", "install", "bench/workloada/load", "down"} {
+		must(l.Begin(s, "", nil))
+		must(l.End(s, nil, nil))
+	}
+	if !l.Open() || !l.Started("install") {
+		t.Fatal("before the teardown the steps are in effect")
+	}
+	must(l.SetState(RunTornDown, nil))
+	for _, s := range []string{"up", "install", "bench/workloada/load"} {
+		if l.Started(s) || l.Done(s) {
+			t.Errorf("%s: started %v, done %v after the teardown; want neither", s, l.Started(s), l.Done(s))
+		}
+	}
+	if l.Open() || l.StartedAny("bench/") {
+		t.Error("a torn-down run has nothing to tear down")
+	}
+
+	must(l.Begin("report", "render the report again", nil))
+	if st := l.Record().State; st != RunTornDown {
+		t.Errorf("a report reopened the run: state %s", st)
+	}
+
+	must(l.Begin("install", "install again", nil))
+	re, err := OpenLedger(dir)
+	must(err)
+	rec := re.Record()
+	if rec.State != RunActive || len(rec.Reopened) != 1 || rec.Reopened[0].IsZero() {
+		t.Fatalf("after a step began on a torn-down run: state %s, reopened %v; want active, once", rec.State, rec.Reopened)
+	}
+	if !re.Started("install") || re.Started("up") || !re.Open() {
+		t.Errorf("started since the teardown: install %v (want true), up %v (want false); open %v", re.Started("install"), re.Started("up"), re.Open())
+	}
+}

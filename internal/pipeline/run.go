@@ -50,6 +50,7 @@ type Run struct {
 	cluster *infra.Cluster
 	dep     *provision.Deployment
 	facts   map[string]map[string]string
+	lock    *runLock
 }
 
 // Files of a run directory.
@@ -61,34 +62,116 @@ const (
 	ReportFile     = "report.md"
 )
 
-// NewID makes a run id: profile, UTC time, and 4 random hex digits.
-func NewID(profile string) string {
-	b := make([]byte, 2)
-	rand.Read(b)
-	return fmt.Sprintf("%s-%s-%s", profile, time.Now().UTC().Format("20060102-150405"), hex.EncodeToString(b))
-}
+// MaxIDLen is the longest run id: what the local provider (and its
+// Terraform module) accepts, letters, digits, '.', '_' and '-'.
+const MaxIDLen = 64
 
-// New starts a run: its directory, its ledger, its SSH key.
-func New(s *Resolved, deps Deps) (*Run, error) {
-	id := NewID(s.Profile)
-	dir := filepath.Join(s.RunsDir, id)
-	for _, d := range []string{dir, filepath.Join(dir, "logs"), filepath.Join(dir, "agents")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, exitcode.Wrap(exitcode.Tool, err)
+// NewID makes a run id: profile (cut short when needed), UTC time, and 8
+// random hex digits (32 bits), at most MaxIDLen characters.
+func NewID(profile string) string {
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("run id: no randomness: %v", err)) // crypto/rand does not fail on Linux
+	}
+	tail := "-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+	p := []byte(profile)
+	for i, c := range p {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			p[i] = '-'
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "secrets"), 0o700); err != nil {
+	if len(p) == 0 || !(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z' || p[0] >= '0' && p[0] <= '9') {
+		p = append([]byte("r"), p...)
+	}
+	if n := MaxIDLen - len(tail); len(p) > n {
+		p = p[:n]
+	}
+	return string(p) + tail
+}
+
+// newID is the id source New uses (tests replace it).
+var newID = NewID
+
+// idAttempts bounds New's retries when a run directory of the id exists.
+const idAttempts = 10
+
+// New starts a run: its directory (created here, never shared: an id
+// whose directory exists is drawn again), locked for the life of the
+// process, and its ledger.
+func New(s *Resolved, deps Deps) (*Run, error) {
+	if err := os.MkdirAll(s.RunsDir, 0o755); err != nil {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
-	l, err := NewLedger(dir, id, s.Spec)
+	var id, dir string
+	for i := 0; ; i++ {
+		id = newID(s.Profile)
+		dir = filepath.Join(s.RunsDir, id)
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) || i+1 == idAttempts {
+			return nil, exitcode.Wrap(exitcode.Tool, fmt.Errorf("run directory: %w", err))
+		}
+	}
+	lock, err := lockRun(dir)
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
-	return &Run{deps: deps, spec: s, dir: dir, ledger: l}, nil
+	fail := func(err error) (*Run, error) {
+		lock.release()
+		return nil, exitcode.Wrap(exitcode.Tool, err)
+	}
+	for _, d := range []string{"logs", "agents"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			return fail(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "secrets"), 0o700); err != nil {
+		return fail(err)
+	}
+	l, err := NewLedger(dir, id, s.Spec)
+	if err != nil {
+		return fail(err)
+	}
+	return &Run{deps: deps, spec: s, dir: dir, ledger: l, lock: lock}, nil
 }
 
-// Open reopens a run from its directory (resume, down, collect, report).
+// Open reopens a run from its directory (resume, down, collect, report),
+// taking its lock for the life of the process (or until Close): a run held
+// by another process is a *LockedError (exit 2) naming that process.
 func Open(dir string, deps Deps) (*Run, error) {
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
+		return nil, exitcode.Errorf(exitcode.Config, "run %s: %v", dir, err)
+	}
+	lock, err := lockRun(dir)
+	if err != nil {
+		var le *LockedError
+		if errors.As(err, &le) {
+			return nil, exitcode.Wrap(exitcode.Config, err)
+		}
+		return nil, exitcode.Wrap(exitcode.Tool, err)
+	}
+	r, err := open(dir, deps)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	r.lock = lock
+	return r, nil
+}
+
+// Inspect opens a run to read it, without its lock (status).
+func Inspect(dir string, deps Deps) (*Run, error) { return open(dir, deps) }
+
+// Close releases the run's lock (the end of the process does too).
+func (r *Run) Close() error {
+	err := r.lock.release()
+	r.lock = nil
+	return err
+}
+
+func open(dir string, deps Deps) (*Run, error) {
 	l, err := OpenLedger(dir)
 	if err != nil {
 		return nil, exitcode.Errorf(exitcode.Config, "run %s: %v", dir, err)
@@ -152,6 +235,16 @@ func (r *Run) step(name, about string, hosts []string, fn func() (map[string]str
 		err = exitcode.Wrap(exitcode.Tool, lerr)
 	}
 	return err
+}
+
+// needHosts makes the runner for a stage that works on the hosts: they
+// must have been made (or taken) since the last teardown.
+func (r *Run) needHosts() error {
+	if r.cluster != nil && !r.ledger.Done("up") && r.ledger.Record().Epoch > 0 {
+		return exitcode.Errorf(exitcode.Config, "run %s was torn down: its hosts are gone (ybbench resume --run %s makes them again and runs it)",
+			r.dir, filepath.Base(r.dir))
+	}
+	return r.ensureRunner()
 }
 
 // ensureRunner makes the runner that reaches the hosts; every stage that
@@ -231,7 +324,7 @@ func (r *Run) Up(ctx context.Context) error {
 
 // Preflight checks every host: reachable, disk, ulimits, clock skew.
 func (r *Run) Preflight(ctx context.Context) error {
-	if err := r.ensureRunner(); err != nil {
+	if err := r.needHosts(); err != nil {
 		return err
 	}
 	return r.step("preflight", "check every host: reachable, disk, ulimits, clock skew", hostNames(r.cluster.Hosts), func() (map[string]string, error) {
@@ -252,7 +345,7 @@ func (r *Run) Preflight(ctx context.Context) error {
 
 // Install installs and starts the database (deployment.json).
 func (r *Run) Install(ctx context.Context) error {
-	if err := r.ensureRunner(); err != nil {
+	if err := r.needHosts(); err != nil {
 		return err
 	}
 	dbs := r.cluster.ByRole(infra.RoleDB)
@@ -262,7 +355,8 @@ func (r *Run) Install(ctx context.Context) error {
 			return nil, exitcode.Wrap(exitcode.Config, err)
 		}
 		fs := provision.FlavorSpec{RF: min(3, len(dbs)), SecretsDir: filepath.Join(r.dir, "secrets"), Parallel: r.spec.Parallel,
-			Logger: r.log(), Source: r.spec.YBTarball, SHA256: r.spec.YBSHA256, Settings: map[string]string{}}
+			Logger: r.log(), Source: r.spec.YBTarball, SHA256: r.spec.YBSHA256, Settings: map[string]string{},
+			RunID: r.ID(), ToolVersion: Version, NoAuth: r.spec.DBAuth == "off"}
 		if r.spec.Flavor == "postgres" {
 			fs.Settings["database"] = "ycsb"
 		}
@@ -278,23 +372,24 @@ func (r *Run) Install(ctx context.Context) error {
 	})
 }
 
-// benchStarted reports whether any bench step began (agents were shipped).
-func (r *Run) benchStarted() bool {
-	for _, st := range r.ledger.Record().Steps {
-		if strings.HasPrefix(st.Name, "bench/") {
-			return true
-		}
-	}
-	return false
-}
+// benchStarted reports whether a bench step began since the last teardown
+// (agents may be running).
+func (r *Run) benchStarted() bool { return r.ledger.StartedAny("bench/") }
+
+// agentsStarted reports whether the agent may have been put on the clients
+// since the last teardown.
+func (r *Run) agentsStarted() bool { return r.ledger.Started(agentsStep) || r.benchStarted() }
 
 // Down tears the run down from what the ledger and the run directory say,
 // even after the orchestrator was killed: on an inventory the database is
 // stopped and wiped and the agents' files removed; otherwise the provider
 // destroys the hosts. A teardown that cannot finish returns an error with
 // exit code 6 saying what remains.
+//
+// Only what was begun since the last teardown is undone: a torn-down run
+// on which nothing began since is "already torn down".
 func (r *Run) Down(ctx context.Context) error {
-	if r.ledger.Record().State == RunTornDown {
+	if r.ledger.Record().State == RunTornDown && !r.ledger.Open() {
 		r.progress().Note("already torn down")
 		return nil
 	}
@@ -307,10 +402,14 @@ func (r *Run) Down(ctx context.Context) error {
 	})
 	if err != nil {
 		remains := []string{err.Error()}
-		r.ledger.SetState(RunTeardownIncomplete, remains)
+		if lerr := r.ledger.SetState(RunTeardownIncomplete, remains); lerr != nil {
+			err = errors.Join(err, lerr)
+		}
 		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("teardown incomplete: %w\nresources may remain; run `ybbench down --run %s` to retry", err, r.dir))
 	}
-	r.ledger.SetState(RunTornDown, nil)
+	if err := r.ledger.SetState(RunTornDown, nil); err != nil {
+		return exitcode.Wrap(exitcode.Tool, fmt.Errorf("the run was torn down, but the ledger does not say so: %w", err))
+	}
 	return nil
 }
 
@@ -321,7 +420,7 @@ func (r *Run) down(ctx context.Context) error {
 		// Killed during up: the provider works from the run directory.
 		c = &infra.Cluster{Name: r.ID(), Provider: r.spec.Provider, Meta: map[string]string{"run_dir": r.dir}}
 	}
-	if r.spec.Provider == "inventory" && r.cluster != nil && (r.ledger.Started("install") || r.benchStarted()) {
+	if r.spec.Provider == "inventory" && r.cluster != nil && (r.ledger.Started("install") || r.agentsStarted()) {
 		// Only what the run may have put on the machines is wiped: a run
 		// that stopped at the preflight has nothing to remove (and its
 		// unreachable host is no reason to leave the others unwiped).
@@ -334,7 +433,7 @@ func (r *Run) down(ctx context.Context) error {
 			}
 		}
 		clients := c.ByRole(infra.RoleClient)
-		if !r.benchStarted() {
+		if !r.agentsStarted() {
 			clients = nil
 		}
 		_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
