@@ -173,7 +173,8 @@ func (r *Runner) Close() error {
 }
 
 // HostKey returns the key pinned for h in authorized_keys format (for the
-// cluster's record), or "" before first contact.
+// cluster's record; the host record's keys, one a line, when it has
+// several), or "" before first contact.
 func (r *Runner) HostKey(h infra.Host) string {
 	if h.SSH.HostKey != "" {
 		return h.SSH.HostKey
