@@ -82,7 +82,7 @@ func TestE2ELocalStages(t *testing.T) {
 	}
 	var raw []int64
 	for _, h := range clients {
-		raw = append(raw, rawLatencies(t, filepath.Join(h.Base, "agent", "raw-workloada-run.txt"), "RawREAD")...)
+		raw = append(raw, rawLatencies(t, filepath.Join(h.Base, "ybbench", "agent", "raw-workloada-run.txt"), "RawREAD")...)
 	}
 	merged := findMeasurement(t, &res, "workloada", "run", "READ")
 	if int64(len(raw)) != merged.Count {

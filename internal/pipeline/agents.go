@@ -90,8 +90,12 @@ func agentProps(flavor string, eps []provision.Endpoint, database, user, passwor
 	return b.String()
 }
 
-// agentDir is where an agent's files live on its host.
-func agentDir(h infra.Host) string { return filepath.Join(h.Base, "agent") }
+// agentDir is where an agent's files live on its host: inside the run's
+// own directory under the host's base (claimed before anything goes in).
+func agentDir(h infra.Host) string { return filepath.Join(provision.OwnDir(h.Base), "agent") }
+
+// agentBin is the shipped agent on its host.
+func agentBin(h infra.Host) string { return filepath.Join(provision.OwnDir(h.Base), "bin", "ybload") }
 
 // agentBinary is the ybload shipped to clients: the spec's, or the one
 // beside the running ybbench.
@@ -131,15 +135,23 @@ func (r *Run) shipAgent(ctx context.Context, clients []infra.Host) error {
 	})
 }
 
-// putAgent makes the agent's directories on every client and uploads b
-// where it is not there already.
+// putAgent claims the run's own directory under each client's base, makes
+// the agent's directories in it and uploads b where it is not there
+// already.
 func (r *Run) putAgent(ctx context.Context, clients []infra.Host, b []byte) error {
 	sum := sha256.Sum256(b)
 	want := hex.EncodeToString(sum[:])
+	mark := provision.Mark{RunID: r.ID(), Version: Version}
 	_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{Limit: r.spec.Parallel, FailFast: true}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		dst := filepath.Join(h.Base, "bin", "ybload")
-		res, err := r.runner.Run(ctx, h, "mkdir -p "+provision.Quote(agentDir(h))+" "+provision.Quote(filepath.Dir(dst))+
-			" && chmod 700 "+provision.Quote(agentDir(h))+"; sha256sum "+provision.Quote(dst)+" 2>/dev/null | cut -d' ' -f1; uname -m", provision.Step("agent-check"))
+		if err := provision.Claim(ctx, r.runner, h, mark, []string{h.Base}, ""); err != nil {
+			return struct{}{}, err
+		}
+		dst := agentBin(h)
+		res, err := r.runner.Run(ctx, h, "mkdir -p -- "+provision.Quote(agentDir(h))+" "+provision.Quote(filepath.Dir(dst))+
+			" && chmod 700 -- "+provision.Quote(agentDir(h))+" && { sha256sum -- "+provision.Quote(dst)+" 2>/dev/null | cut -d' ' -f1; uname -m; }", provision.Step("agent-check"))
+		if err == nil {
+			err = res.Err()
+		}
 		if err != nil {
 			return struct{}{}, err
 		}
@@ -205,7 +217,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 				}
 			}
 			script := fmt.Sprintf("cd %s && echo $$ > %s && exec %s %s > %s",
-				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(filepath.Join(h.Base, "bin", "ybload")),
+				provision.Quote(dir), provision.Quote(ph.fileBase()+".pid"), provision.Quote(agentBin(h)),
 				provision.QuoteAll(args), provision.Quote(ph.fileBase()+".dat"))
 			lw := &provision.LineWriter{Fn: func(line string) { r.progress().Agent(h.Name, line) }}
 			res, err := r.runner.Run(ctx, h, script, provision.Step("agent-"+ph.fileBase()), provision.Output(io.Discard, lw))

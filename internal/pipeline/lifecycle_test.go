@@ -173,18 +173,28 @@ func TestAgentUploadIsALedgerStep(t *testing.T) {
 	if st == nil || st.Status != StepFailed || len(st.Hosts) != 1 || st.Hosts[0] != "client-1" {
 		t.Fatalf("ledger step %s: %+v; want it failed, on client-1", agentsStep, st)
 	}
-	fr.take()
+	// The run's own directory under the base is claimed before anything
+	// else is done there.
+	claim, err := provision.ClaimScript(provision.Mark{RunID: r.ID(), Version: Version}, []string{"/srv/bench"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds := fr.take(); len(cmds) == 0 || cmds[0] != "client-1: "+claim {
+		t.Errorf("the first command on client-1 is not the claim of /srv/bench/ybbench: %q", cmds)
+	}
 	if err := r.Down(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	release, err := provision.ReleaseScript(r.ID(), []string{"/srv/bench"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	removed := false
 	for _, c := range fr.take() {
-		if strings.HasPrefix(c, "client-1: ") && strings.Contains(c, "rm ") && strings.Contains(c, "/srv/bench/") {
-			removed = true
-		}
+		removed = removed || c == "client-1: "+release
 	}
 	if !removed {
-		t.Errorf("down did not remove the agent's files from client-1")
+		t.Errorf("down did not release the run's directory (the agent's files) on client-1")
 	}
 }
 

@@ -436,12 +436,10 @@ func (r *Run) down(ctx context.Context) error {
 		if !r.agentsStarted() {
 			clients = nil
 		}
+		// The agent's files are in the run's own directory under the
+		// base: only a directory this run marked is removed.
 		_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-			res, err := r.runner.Run(ctx, h, "rm -rf -- "+provision.Quote(filepath.Join(h.Base, "agent"))+" "+provision.Quote(filepath.Join(h.Base, "bin")), provision.Step("wipe-agent"))
-			if err == nil {
-				err = res.Err()
-			}
-			return struct{}{}, err
+			return struct{}{}, provision.Release(ctx, r.runner, h, r.ID(), []string{h.Base})
 		})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("remove the agents' files: %w", err))
