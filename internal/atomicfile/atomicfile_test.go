@@ -1,8 +1,10 @@
 package atomicfile
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +38,55 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "no", "such", "dir"), nil, 0o644); err == nil {
 		t.Error("a missing directory was not an error")
+	}
+}
+
+// A reader never sees part of a write: while one file is rewritten over
+// and over with two contents of different lengths, every read gets one of
+// them whole.
+func TestWriteIsAtomicForReaders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.json")
+	a, b := []byte(strings.Repeat("a", 64<<10)), []byte(strings.Repeat("b", 3))
+	if err := Write(path, a, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			data := a
+			if i%2 == 0 {
+				data = b
+			}
+			if err := Write(path, data, 0o644); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	reads := 0
+	for {
+		select {
+		case <-done:
+			select {
+			case err := <-errs:
+				t.Fatal(err)
+			default:
+			}
+			if reads == 0 {
+				t.Fatal("no read happened")
+			}
+			return
+		default:
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("read %d: %v", reads, err)
+		}
+		if !bytes.Equal(got, a) && !bytes.Equal(got, b) {
+			t.Fatalf("read %d saw %d bytes, neither write whole", reads, len(got))
+		}
+		reads++
 	}
 }
