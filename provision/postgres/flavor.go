@@ -3,16 +3,30 @@
 // with commits acknowledged by a quorum of standbys (ANY n/2), the closest
 // analogue of YugabyteDB's RF=3 on one primary. The primary is the YSQL
 // endpoint. It stands in for YugabyteDB where its tarball cannot be had.
+//
+// Everything the flavor writes on a host lives in the run's own directory
+// under the host's first data directory (or its base when it has none):
+// OwnDir(parent)/postgres (data, run, log, pgpass) and OwnDir(parent)/pgs,
+// the server's socket directory, 0700 and the service user's. The server
+// is closed by default: no trust, the flavor's own scripts reach it as
+// postgres only over that socket (peer authentication mapped from the
+// service user), and over TCP only the cluster's hosts, each by its /32,
+// with SCRAM passwords the orchestrator generated.
 package postgres
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"maps"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,10 +39,11 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/scripts"
 )
 
 //go:embed scripts/*.tmpl
-var scripts embed.FS
+var templates embed.FS
 
 // Defaults of the flavor.
 const (
@@ -37,7 +52,8 @@ const (
 	DefaultDatabase = "ycsb"
 )
 
-// Flavor installs the postgres flavor.
+// Flavor installs the postgres flavor. Wipe and Stop take the run id from
+// the cluster's Name: the pipeline names every cluster after its run.
 type Flavor struct {
 	// ReadyTimeout bounds the wait for the replicas to stream.
 	ReadyTimeout time.Duration
@@ -50,25 +66,34 @@ func (f *Flavor) Name() string { return "postgres" }
 
 // node is the data of one host's scripts.
 type node struct {
-	Host, User, Dir, Bin, Primary string
-	Sock                          string // Unix socket directory: short, as socket paths are limited to 107 bytes
-	Quorum                        string // synchronous_standby_names, e.g. ANY 1 ("db-2", "db-3")
-	Port                          int
-	Shared                        bool
-	DBUser, Database              string
-	Conf                          []string
+	Host, User, Bin, Primary string
+	// Parent is the directory the run's own directory Own is made in;
+	// Dir (Own/postgres) holds data, run, log and pgpass.
+	Parent, Own, Dir string
+	Sock             string // Unix socket directory (Own/pgs): short, as socket paths are limited to 107 bytes
+	Run, Version     string // the run owning Own, and ybbench's version (its marker)
+	Quorum           string // synchronous_standby_names, e.g. ANY 1 ("db-2", "db-3")
+	Port             int
+	Shared           bool
+	DBUser, Database string
+	Conf             []string
+	HBA              []string // pg_hba.conf lines
 }
 
 var ident = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
+// render renders one of the flavor's scripts; the shared own library
+// (own_claim, own_check, own_release) is defined for every one of them.
 func render(name string, n node) (string, error) {
-	text, err := scripts.ReadFile("scripts/" + name + ".sh.tmpl")
+	text, err := templates.ReadFile("scripts/" + name + ".sh.tmpl")
 	if err != nil {
 		return "", err
 	}
-	return provision.RenderWith(name, string(text), n, template.FuncMap{
+	funcs := template.FuncMap{
 		"sqllit": func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" },
-	})
+	}
+	maps.Copy(funcs, provision.OwnFuncs)
+	return provision.RenderWith(name, scripts.Own+string(text), n, funcs)
 }
 
 // Settings a run may give (FlavorSpec.Settings): port, database, user,
@@ -119,11 +144,15 @@ func Quorum(replicas []string) string {
 // ConfLines is the postgresql.conf of one node: the flavor's fixed settings
 // and the run's overrides (the quorum is set apart, once the replicas
 // stream). It is a pure function.
-func ConfLines(h infra.Host, dir string, port int, replicas int, overrides map[string]string) []string {
+func ConfLines(h infra.Host, sock string, port int, replicas int, overrides map[string]string) []string {
 	c := map[string]string{
 		"listen_addresses":        "'" + h.PrivateIP + "'",
 		"port":                    strconv.Itoa(port),
-		"unix_socket_directories": "'" + sockDir(dir) + "'",
+		"unix_socket_directories": "'" + sock + "'",
+		// The directory is the service user's, 0700: the mode of the
+		// socket itself is then no way in for anyone else.
+		"unix_socket_permissions": "0700",
+		"password_encryption":     "'scram-sha-256'",
 		"max_connections":         "1100", // 256 threads × 2 clients × 2, with headroom
 		"shared_buffers":          "'256MB'",
 		"wal_level":               "replica",
@@ -153,19 +182,77 @@ func ConfLines(h infra.Host, dir string, port int, replicas int, overrides map[s
 	return lines
 }
 
-// sockDir is a short directory for the server's Unix socket, unique per
-// data directory (local hosts share /tmp).
-func sockDir(dir string) string {
-	sum := sha256.Sum256([]byte(dir))
-	return "/tmp/ybbpg-" + hex.EncodeToString(sum[:5])
+// parent is the directory the run's own directory is made in on a host:
+// its first data directory, or its base when it has none.
+func parent(h infra.Host) string {
+	if len(h.DataDirs) > 0 {
+		return h.DataDirs[0]
+	}
+	return h.Base
 }
 
-// dir is where the flavor keeps everything on a host.
-func dir(h infra.Host) string {
-	if len(h.DataDirs) > 0 {
-		return filepath.Join(h.DataDirs[0], "postgres")
+// dir is where the flavor keeps its data, run, log and pgpass on a host.
+func dir(h infra.Host) string { return filepath.Join(provision.OwnDir(parent(h)), "postgres") }
+
+// sockDir is the server's Unix socket directory: inside the run's own
+// directory (so Wipe removes it and no other user shares it), with a name
+// kept short because a socket's path is limited to 107 bytes.
+func sockDir(h infra.Host) string { return filepath.Join(provision.OwnDir(parent(h)), "pgs") }
+
+// MaxSocketPath is the longest Unix socket path the kernel takes
+// (sun_path is 108 bytes with the terminating NUL).
+const MaxSocketPath = 107
+
+// checkSocketPath refuses a host whose socket path would be too long for
+// the server to listen on (it would fail only after everything is written).
+func checkSocketPath(h infra.Host, port int) error {
+	p := filepath.Join(sockDir(h), ".s.PGSQL."+strconv.Itoa(port))
+	if len(p) > MaxSocketPath {
+		return exitcode.Errorf(exitcode.Config, "postgres: db host %q: the server's socket %s would be %d bytes, more than the %d a Unix socket path may have: give the host a shorter data directory or base", h.Name, p, len(p), MaxSocketPath)
 	}
-	return filepath.Join(h.Base, "postgres")
+	return nil
+}
+
+// newNode is the data common to a host's scripts.
+func newNode(h infra.Host, run, version string) node {
+	return node{Host: h.Name, User: h.ServiceUser, Parent: parent(h), Own: provision.OwnDir(parent(h)), Dir: dir(h), Sock: sockDir(h),
+		Run: run, Version: version, Shared: h.Shared}
+}
+
+// HBA is the primary's pg_hba.conf: the flavor's own scripts as postgres
+// over the Unix socket (peer, mapped from the service user only, see
+// pg_ident.conf), replication from the db hosts and the bench database
+// from the cluster's db and client hosts, each by its own address, with
+// SCRAM passwords; with noAuth the seeds' open setup (trust) for the same
+// addresses. Nothing for any other address. It is a pure function.
+func HBA(c *infra.Cluster, database, user string, noAuth bool) ([]string, error) {
+	method := "scram-sha-256"
+	if noAuth {
+		method = "trust"
+	}
+	lines := []string{"local all postgres peer map=ybbench"}
+	var repl, bench []string
+	seen := map[string]bool{}
+	for i := range c.Hosts {
+		h := &c.Hosts[i]
+		isDB, isClient := h.Has(infra.RoleDB), h.Has(infra.RoleClient)
+		if !isDB && !isClient {
+			continue
+		}
+		a, err := netip.ParseAddr(h.PrivateIP)
+		if err != nil {
+			return nil, exitcode.Errorf(exitcode.Config, "postgres: host %q: private IP %q is not an IP address", h.Name, h.PrivateIP)
+		}
+		cidr := netip.PrefixFrom(a, a.BitLen()).String()
+		if isDB {
+			repl = append(repl, fmt.Sprintf("host replication repl %s %s", cidr, method))
+		}
+		if !seen[cidr] {
+			seen[cidr] = true
+			bench = append(bench, fmt.Sprintf("host %s %s %s %s", database, user, cidr, method))
+		}
+	}
+	return append(append(lines, repl...), bench...), nil
 }
 
 // Install prepares every db host, starts the primary, then the replicas,
@@ -174,6 +261,12 @@ func (f *Flavor) Install(ctx context.Context, r provision.Runner, c *infra.Clust
 	dep, err := f.install(ctx, r, c, s)
 	return dep, exitcode.Wrap(exitcode.Provision, err)
 }
+
+// record prefixes of the node script's output.
+const (
+	binRecord    = "bin="
+	changeRecord = "YBCHANGE "
+)
 
 func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Cluster, s provision.FlavorSpec) (*provision.Deployment, error) {
 	log := s.Logger
@@ -191,6 +284,23 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	if problems := provision.CheckDBHosts(dbs); len(problems) > 0 {
 		return nil, exitcode.Errorf(exitcode.Config, "postgres: refusing the db hosts:\n  %s", strings.Join(problems, "\n  "))
 	}
+	for _, h := range dbs {
+		if err := checkSocketPath(h, port); err != nil {
+			return nil, err
+		}
+	}
+	run := s.RunID
+	if run == "" {
+		run = c.Name // the pipeline names every cluster after its run
+	}
+	version := s.ToolVersion
+	if version == "" {
+		version = "unknown"
+	}
+	hba, err := HBA(c, database, dbUser, s.NoAuth)
+	if err != nil {
+		return nil, err
+	}
 	pw, err := secret(s.SecretsDir, "db-password")
 	if err != nil {
 		return nil, err
@@ -199,31 +309,60 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	if err != nil {
 		return nil, err
 	}
-	env := map[string]string{"YB_DB_PASSWORD": pw, "YB_REPL_PASSWORD": rpw}
+	// The primary gets SCRAM verifiers, never the passwords: they reach no
+	// file, environment or command line on it.
+	pwv, err := scramVerifier(pw)
+	if err != nil {
+		return nil, err
+	}
+	rpwv, err := scramVerifier(rpw)
+	if err != nil {
+		return nil, err
+	}
 	popts := provision.ParallelOptions{Limit: s.Parallel, FailFast: true}
 
-	// 1. Every db host: binaries, service user, directories.
-	bins, err := provision.Parallel(ctx, dbs, popts, func(ctx context.Context, h infra.Host) (string, error) {
-		script, err := render("node", node{Host: h.Name, User: h.ServiceUser, Dir: dir(h), Sock: sockDir(dir(h)), Shared: h.Shared})
+	// 1. Every db host: binaries, service user, the run's own directory.
+	type prepared struct {
+		bin     string
+		changes []string
+	}
+	preps, err := provision.Parallel(ctx, dbs, popts, func(ctx context.Context, h infra.Host) (prepared, error) {
+		script, err := render("node", newNode(h, run, version))
 		if err != nil {
-			return "", err
+			return prepared{}, err
 		}
 		res, err := r.Run(ctx, h, script, provision.Step("postgres-node"))
 		if err != nil {
-			return "", err
+			return prepared{}, err
 		}
-		if err := res.Err(); err != nil {
-			return "", err
-		}
+		var p prepared
 		for _, l := range strings.Split(string(res.Stdout), "\n") {
-			if b, ok := strings.CutPrefix(l, "bin="); ok {
-				return b, nil
+			if b, ok := strings.CutPrefix(l, binRecord); ok {
+				p.bin = b
+			} else if ch, ok := strings.CutPrefix(l, changeRecord); ok {
+				p.changes = append(p.changes, ch)
 			}
 		}
-		return "", fmt.Errorf("postgres: could not find the PostgreSQL binaries")
+		if err := provision.OwnError(h, res); err != nil {
+			// What the host changed before the failure is still said.
+			for _, ch := range p.changes {
+				log.Warn("changed on the host before the failure", "host", h.Name, "change", ch)
+			}
+			return p, err
+		}
+		if p.bin == "" {
+			return p, fmt.Errorf("postgres: %s: could not find the PostgreSQL binaries", h.Name)
+		}
+		return p, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	changes := map[string][]string{}
+	for i, h := range dbs {
+		if len(preps[i].changes) > 0 {
+			changes[h.Name] = preps[i].changes
+		}
 	}
 	primary := dbs[0]
 	var replicas []string
@@ -232,23 +371,26 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	}
 	// 2. The primary.
 	log.Info("starting the primary", "host", primary.Name)
-	pn := node{Host: primary.Name, User: primary.ServiceUser, Dir: dir(primary), Sock: sockDir(dir(primary)), Bin: bins[0], Port: port,
-		DBUser: dbUser, Database: database, Conf: ConfLines(primary, dir(primary), port, len(replicas), overrides), Quorum: Quorum(replicas)}
-	if err := runScript(ctx, r, primary, "primary", pn, env); err != nil {
+	pn := newNode(primary, run, version)
+	pn.Bin, pn.Port, pn.DBUser, pn.Database, pn.Quorum, pn.HBA = preps[0].bin, port, dbUser, database, Quorum(replicas), hba
+	pn.Conf = ConfLines(primary, pn.Sock, port, len(replicas), overrides)
+	if err := runScript(ctx, r, primary, "primary", pn, pwv+"\n"+rpwv+"\n"); err != nil {
 		return nil, err
 	}
 	// 3. The replicas, from a base backup of the primary.
 	if len(dbs) > 1 {
 		_, err := provision.Parallel(ctx, dbs[1:], popts, func(ctx context.Context, h infra.Host) (struct{}, error) {
-			i := indexOf(dbs, h.Name)
-			n := node{Host: h.Name, User: h.ServiceUser, Dir: dir(h), Sock: sockDir(dir(h)), Bin: bins[i], Port: port, Primary: primary.PrivateIP,
-				Conf: ConfLines(h, dir(h), port, len(replicas), overrides)}
-			return struct{}{}, runScript(ctx, r, h, "replica", n, map[string]string{"YB_REPL_PASSWORD": rpw})
+			n := newNode(h, run, version)
+			n.Bin, n.Port, n.Primary = preps[indexOf(dbs, h.Name)].bin, port, primary.PrivateIP
+			n.Conf = ConfLines(h, n.Sock, port, len(replicas), overrides)
+			// The replication password goes to the replica's pgpass
+			// (0600, the service user's) through the script's stdin.
+			return struct{}{}, runScript(ctx, r, h, "replica", n, rpw+"\n")
 		})
 		if err != nil {
 			return nil, err
 		}
-		if err := runScript(ctx, r, primary, "quorum", pn, nil); err != nil {
+		if err := runScript(ctx, r, primary, "quorum", pn, ""); err != nil {
 			return nil, err
 		}
 		if err := f.waitStreaming(ctx, r, primary, pn, replicas); err != nil {
@@ -257,6 +399,9 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	}
 	dep := &provision.Deployment{Flavor: "postgres", User: dbUser, PasswordFile: filepath.Join(s.SecretsDir, "db-password"),
 		Database: database, Settings: map[string]string{}}
+	if len(changes) > 0 {
+		dep.HostChanges = changes
+	}
 	dep.YSQL = []provision.Endpoint{{Host: primary.Name, Addr: primary.PrivateIP, Port: port}}
 	st, err := settingsOf(ctx, r, primary, pn)
 	if err != nil {
@@ -267,6 +412,12 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	}
 	dep.Version = st["server_version"]
 	dep.Settings["topology"] = fmt.Sprintf("primary %s, streaming replicas %s, synchronous commit to a quorum", primary.Name, strings.Join(replicas, ", "))
+	if s.NoAuth {
+		dep.Settings["auth"] = "off"
+	} else {
+		dep.Settings["auth"] = "scram-sha-256"
+	}
+	dep.Settings["pg_hba"] = strings.Join(hba, "; ")
 	for _, h := range dbs {
 		dep.Processes = append(dep.Processes, provision.Process{Host: h.Name, Name: "postgres", PIDFile: filepath.Join(dir(h), "run", "postgres.pid")})
 	}
@@ -282,16 +433,26 @@ func indexOf(hosts []infra.Host, name string) int {
 	return 0
 }
 
-func runScript(ctx context.Context, r provision.Runner, h infra.Host, name string, n node, env map[string]string) error {
+// runScript runs one of the flavor's scripts; stdin, when not empty, is
+// the script's standard input (how secrets reach it: never its
+// environment, which every process it starts would inherit).
+func runScript(ctx context.Context, r provision.Runner, h infra.Host, name string, n node, stdin string) error {
 	script, err := render(name, n)
 	if err != nil {
 		return err
 	}
-	res, err := r.Run(ctx, h, script, provision.Step("postgres-"+name), provision.Env(env))
+	opts := []provision.RunOption{provision.Step("postgres-" + name)}
+	if stdin != "" {
+		opts = append(opts, provision.Stdin(strings.NewReader(stdin)))
+	}
+	res, err := r.Run(ctx, h, script, opts...)
 	if err != nil {
 		return err
 	}
-	return res.Err()
+	if err := provision.OwnError(h, res); err != nil {
+		return fmt.Errorf("postgres %s on %s: %w", name, h.Name, err)
+	}
+	return nil
 }
 
 // waitStreaming polls the primary until every replica streams (a real
@@ -371,27 +532,77 @@ func secret(dir, name string) (string, error) {
 	}
 	pw := hex.EncodeToString(buf)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("postgres: secrets directory: %w", err)
+	}
+	if err := os.WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("postgres: writing %s: %w", path, err)
+	}
+	return pw, nil
+}
+
+// scramIterations is PostgreSQL's default scram_iterations.
+const scramIterations = 4096
+
+// scramVerifier is the SCRAM-SHA-256 verifier PostgreSQL stores for a
+// password (RFC 5802 / 7677, in pg_authid's format). Given as a role's
+// PASSWORD, the server stores it as it is, so the password itself never
+// reaches the host. The password is ASCII (hex), which SASLprep leaves as
+// it is.
+func scramVerifier(password string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	return pw, os.WriteFile(path, []byte(pw+"\n"), 0o600)
+	salted, err := pbkdf2.Key(sha256.New, password, salt, scramIterations, sha256.Size)
+	if err != nil {
+		return "", fmt.Errorf("postgres: SCRAM verifier: %w", err)
+	}
+	mac := func(key []byte, msg string) []byte {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(msg))
+		return m.Sum(nil)
+	}
+	stored := sha256.Sum256(mac(salted, "Client Key"))
+	b64 := base64.StdEncoding.EncodeToString
+	return fmt.Sprintf("SCRAM-SHA-256$%d:%s$%s:%s", scramIterations, b64(salt), b64(stored[:]), b64(mac(salted, "Server Key"))), nil
 }
 
-// Stop stops every db host's server (idempotent).
+// Stop stops every db host's server (idempotent); a run directory another
+// run made is refused, not stopped.
 func (f *Flavor) Stop(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
-	return f.each(ctx, r, c, "stop")
-}
-
-// Wipe stops the servers and removes everything the flavor wrote.
-func (f *Flavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
-	if err := f.each(ctx, r, c, "stop"); err != nil {
+	if err := checkHosts(c); err != nil {
 		return err
 	}
-	return f.each(ctx, r, c, "wipe")
+	return f.each(ctx, r, c, func(ctx context.Context, h infra.Host) error {
+		return runScript(ctx, r, h, "stop", newNode(h, c.Name, ""), "")
+	})
 }
 
-func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster, name string) error {
+// Wipe stops the servers and removes the run's own directory on each db
+// host (the one the flavor claimed), nothing else: a directory another
+// run or a user made stays, and is reported.
+func (f *Flavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
+	if err := f.Stop(ctx, r, c); err != nil {
+		return err
+	}
+	return f.each(ctx, r, c, func(ctx context.Context, h infra.Host) error {
+		return provision.Release(ctx, r, h, c.Name, []string{parent(h)})
+	})
+}
+
+func checkHosts(c *infra.Cluster) error {
+	if problems := provision.CheckDBHosts(c.ByRole(infra.RoleDB)); len(problems) > 0 {
+		return exitcode.Errorf(exitcode.Config, "postgres: refusing the db hosts:\n  %s", strings.Join(problems, "\n  "))
+	}
+	if c.Name == "" {
+		return exitcode.Errorf(exitcode.Tool, "postgres: the cluster has no name (its run's id)")
+	}
+	return nil
+}
+
+func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster, fn func(context.Context, infra.Host) error) error {
 	_, err := provision.Parallel(ctx, c.ByRole(infra.RoleDB), provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		return struct{}{}, runScript(ctx, r, h, name, node{Host: h.Name, User: h.ServiceUser, Dir: dir(h), Sock: sockDir(dir(h))}, nil)
+		return struct{}{}, fn(ctx, h)
 	})
 	return exitcode.Wrap(exitcode.Provision, err)
 }

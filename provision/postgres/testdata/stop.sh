@@ -1,14 +1,126 @@
-# ybbench postgres flavor: stop the server on db1 (idempotent).
+# ybbench postgres flavor: stop the server on db1 (idempotent). Only
+# a server in this run's own directory: another run's is refused.
 set -euo pipefail
 cd /  # the service user may not enter the login directory
-pgdata=/runs/r1/hosts/db1/postgres/data
+# The run's own directories: every directory a run writes in on a host is
+# PARENT/ybbench, made by the run and marked with its id before anything
+# goes in; only such a directory, marked by this run, is ever removed.
+# Exit 20: the path is refused (configuration); 21: the directory is not
+# this run's (a user's, or another run's).
+own_name=ybbench
+own_marker=.ybbench-owner
+# own_refuse_system PATH: exit 20 when PATH (resolved) is a system directory.
+own_refuse_system() {
+  case $1 in
+    / | /home | /root | /var | /var/lib | /opt | /srv | /tmp | /mnt | /media | /bin | /bin/* | /boot | /boot/* | /dev | /dev/* | /etc | /etc/* | /lib* | /proc | /proc/* | /run | /run/* | /sbin | /sbin/* | /sys | /sys/* | /usr | /usr/*) echo "$2 is, or lies in, a system directory ($1): refusing to write there" >&2; exit 20 ;;
+  esac
+}
+# own_resolve PARENT [create]: PARENT is its own resolved path (no symbolic
+# link on the way) and not a system directory. With create, a missing
+# PARENT is made (mode 0755, and left in place by own_release, which never
+# removes a parent) once its nearest existing ancestor passed those checks.
+own_resolve() {
+  local parent=$1 create=${2:-} real near
+  case $parent in /*) ;; *) echo "$parent: not an absolute path" >&2; exit 20 ;; esac
+  if [ -n "$create" ] && [ ! -e "$parent" ] && [ ! -L "$parent" ]; then
+    near=$parent
+    while [ ! -e "$near" ] && [ ! -L "$near" ]; do near=$(dirname -- "$near"); done
+    real=$(realpath -e -- "$near" 2>/dev/null) || { echo "$near: cannot be resolved" >&2; exit 20; }
+    if [ "$real" != "$near" ]; then
+      echo "$parent: $near resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
+      exit 20
+    fi
+    # Below a resolved ancestor come only new plain names: PARENT's text
+    # is what it will resolve to.
+    own_refuse_system "$parent" "$parent"
+    mkdir -p -m 0755 -- "$parent"
+    echo "YBOWN created-parent $parent"
+  fi
+  real=$(realpath -e -- "$parent" 2>/dev/null) || { echo "$parent: does not exist" >&2; exit 20; }
+  if [ "$real" != "$parent" ]; then
+    echo "$parent resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
+    exit 20
+  fi
+  own_refuse_system "$real" "$parent"
+  [ -d "$real" ] || { echo "$parent: not a directory" >&2; exit 20; }
+}
+# own_check DIR RUN: DIR (PARENT/ybbench, existing) is a directory of
+# this run: not a link, marked, the marker naming RUN.
+own_check() {
+  local dir=$1 run=$2 owner
+  if [ -L "$dir" ] || [ ! -d "$dir" ] || [ "$(realpath -e -- "$dir")" != "$dir" ]; then
+    echo "$dir exists and is not a directory ybbench made (a link or a file): refusing to touch it" >&2
+    exit 21
+  fi
+  if [ -L "$dir/$own_marker" ] || [ ! -f "$dir/$own_marker" ]; then
+    echo "$dir exists and has no $own_marker: ybbench did not make it, so it is neither used nor removed; move it away or choose another directory" >&2
+    exit 21
+  fi
+  owner=$(sed -n 's/^run=//p' "$dir/$own_marker" | head -n 1)
+  if [ "$owner" != "$run" ]; then
+    echo "$dir belongs to run ${owner:-(unnamed)}: ybbench down --run ${owner:-ID} removes it" >&2
+    exit 21
+  fi
+}
+# own_claim PARENT RUN VERSION [USER]: makes PARENT/ybbench for RUN, marked
+# before anything goes in, or takes back the one RUN made; with USER, the
+# directory is USER's and USER must reach it (ybbench changes no mode
+# outside its own directories).
+own_claim() {
+  local parent=$1 run=$2 version=$3 user=${4:-} dir
+  own_resolve "$parent" create
+  dir=$parent/$own_name
+  if [ -e "$dir" ] || [ -L "$dir" ]; then
+    own_check "$dir" "$run"
+  else
+    mkdir -m 0755 -- "$dir"
+    if ! printf 'run=%s\nversion=%s\ncreated=%s\n' "$run" "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/$own_marker"; then
+      rmdir -- "$dir"
+      exit 21
+    fi
+    chmod 0644 "$dir/$own_marker"
+  fi
+  if [ -n "$user" ]; then
+    chown -- "$user" "$dir"
+    if ! runuser -u "$user" -- test -x "$dir"; then
+      echo "the service user $user cannot reach $dir (a directory above it is not searchable by others); ybbench changes no permission outside its own directories: make the path searchable or choose another directory" >&2
+      exit 20
+    fi
+  fi
+  echo "YBOWN claimed $dir"
+}
+# own_release PARENT RUN: removes PARENT/ybbench when RUN made it (never
+# PARENT itself, never across a mount point). One that is gone is fine;
+# one that is not RUN's (a user's, another run's, reached through a link)
+# is left alone and said so: it was never this run's to remove.
+own_release() {
+  local parent=$1 run=$2 dir why
+  dir=$parent/$own_name
+  if [ ! -e "$dir" ] && [ ! -L "$dir" ]; then
+    echo "YBOWN absent $dir"
+    return 0
+  fi
+  if ! why=$( { own_resolve "$parent" && own_check "$dir" "$run"; } 2>&1 >/dev/null ); then
+    echo "left alone, not this run's: $why" >&2
+    echo "YBOWN left $dir"
+    return 0
+  fi
+  rm -rf --one-file-system -- "$dir"
+  echo "YBOWN removed $dir"
+}
+
+own=/runs/r1/hosts/db1/ybbench
+if [ ! -e "$own" ] && [ ! -L "$own" ]; then exit 0; fi
+own_check "$own" r1
+pgdata=/runs/r1/hosts/db1/ybbench/postgres/data
 bin=""
 for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do bin=$d; break; done
 if [ -n "$bin" ] && [ -f "$pgdata/postmaster.pid" ]; then
-  runuser -u ybbench -- "$bin/pg_ctl" -D "$pgdata" -m fast -w -t 60 stop >/dev/null 2>&1 || true
+  runuser -u ybbench -- env -i PATH=/usr/bin:/bin LC_ALL=C "$bin/pg_ctl" -D "$pgdata" -m fast -w -t 60 stop >/dev/null 2>&1 || true
 fi
 if [ -f "$pgdata/postmaster.pid" ]; then
   pid=$(head -1 "$pgdata/postmaster.pid")
-  if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; fi
+  # Only the postmaster of this data directory (its /proc cwd), never a reused pid.
+  if kill -0 "$pid" 2>/dev/null && [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$pgdata" ]; then kill -KILL "$pid"; fi
 fi
-rm -f /runs/r1/hosts/db1/postgres/run/postgres.pid
+rm -f /runs/r1/hosts/db1/ybbench/postgres/run/postgres.pid
