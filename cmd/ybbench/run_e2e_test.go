@@ -124,8 +124,16 @@ func TestE2EInventoryRun(t *testing.T) {
 		t.Fatalf("up: exit %d\n%s", up.code, up.stderr)
 	}
 	c := readCluster(t, hostsDir)
-	inv := writeInventory(t, c, nil)
 
+	// Without their keys the hosts are refused before anything connects:
+	// exit 2, and how to add each key.
+	unpinned := writeInventory(t, c, func(_ int, e map[string]any) { delete(e["ssh"].(map[string]any), "host_key") })
+	if r := ybbench(t, "up", "--inventory="+unpinned, "--runs-dir="+runsDir(t)); r.code != 2 ||
+		!strings.Contains(r.stderr, "unknown SSH host key") || !strings.Contains(r.stderr, "ssh-keyscan "+c.Hosts[0].PublicIP+" >> ") {
+		t.Errorf("up with unknown host keys: exit %d, want 2 and the ssh-keyscan line:\n%s", r.code, tail(r.stderr, 20))
+	}
+
+	inv := writeInventory(t, c, nil)
 	invRuns := runsDir(t)
 	cleanupRuns(t, invRuns)
 	r := ybbench(t, quickArgs("run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns)...)
@@ -160,13 +168,18 @@ func TestE2EInventoryRun(t *testing.T) {
 }
 
 // writeInventory lists a local cluster's hosts in an inventory file, each
-// with a base of its own under its host directory. edit may change entries.
+// with a base of its own under its host directory and its host key pinned
+// (ssh.host_key, the key the local provider generated for its sshd). edit
+// may change entries.
 func writeInventory(t *testing.T, c *infra.Cluster, edit func(i int, entry map[string]any)) string {
 	t.Helper()
 	var hosts []map[string]any
 	for i, h := range c.Hosts {
+		if h.SSH.HostKey == "" {
+			t.Fatalf("%s: the local provider recorded no host key", h.Name)
+		}
 		e := map[string]any{"name": h.Name, "roles": h.Roles, "address": h.PublicIP,
-			"ssh": map[string]any{"user": "root", "key": h.SSH.KeyFile}, "base": filepath.Join(h.Base, "inv"), "shared": true}
+			"ssh": map[string]any{"user": "root", "key": h.SSH.KeyFile, "host_key": h.SSH.HostKey}, "base": filepath.Join(h.Base, "inv"), "shared": true}
 		if edit != nil {
 			edit(i, e)
 		}
