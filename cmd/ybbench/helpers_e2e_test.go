@@ -61,13 +61,18 @@ func binaries(t *testing.T) string {
 }
 
 // runsDir is a runs directory the database's service user can pass through
-// (t.TempDir is 0700).
+// (t.TempDir is 0700), with a short path: a PostgreSQL socket inside a
+// local host's directory must stay within 107 bytes.
 func runsDir(t *testing.T) string {
 	t.Helper()
-	d := t.TempDir()
-	for p := d; p != "/" && p != os.TempDir(); p = filepath.Dir(p) {
-		os.Chmod(p, 0o755)
+	d, err := os.MkdirTemp("", "ybb-")
+	if err != nil {
+		t.Fatal(err)
 	}
+	if err := os.Chmod(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
 }
 
