@@ -512,3 +512,50 @@ func mustGlob(t *testing.T, pattern string) string {
 	}
 	return m[len(m)-1]
 }
+
+// TestIntegrationNoAuthIsMarkedAndStillLocal: with NoAuth (--db-auth=off)
+// the bench role needs no password from the cluster's addresses, the
+// deployment says auth=off, and still nothing else gets in: not from an
+// address outside the cluster, not through the socket as another user.
+func TestIntegrationNoAuthIsMarkedAndStillLocal(t *testing.T) {
+	dir := setup(t)
+	port := freePort(t, "127.0.0.1")
+	c := &infra.Cluster{Name: fmt.Sprintf("it-pg-noauth-%d", os.Getpid()), Provider: "test", Hosts: []infra.Host{
+		{Name: "db1", Roles: []infra.Role{infra.RoleDB}, PrivateIP: "127.0.0.1", PublicIP: "127.0.0.1",
+			Base: filepath.Join(dir, "hosts", "db1"), ServiceUser: serviceUser, Shared: true},
+	}}
+	if err := os.MkdirAll(c.Hosts[0].Base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := localexec.New(localexec.WithLogDir(filepath.Join(dir, "logs")))
+	f := &Flavor{}
+	t.Cleanup(func() {
+		if err := f.Wipe(context.Background(), r, c); err != nil {
+			t.Errorf("cleanup wipe: %v", err)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dep, err := f.Install(ctx, r, c, provision.FlavorSpec{SecretsDir: filepath.Join(dir, "secrets"), RunID: c.Name, ToolVersion: "test",
+		NoAuth: true, Settings: map[string]string{"port": strconv.Itoa(port)}})
+	if err != nil {
+		t.Fatalf("install: %v (logs in %s)", err, filepath.Join(dir, "logs"))
+	}
+	if dep.Settings["auth"] != "off" {
+		t.Errorf("auth %q, want off", dep.Settings["auth"])
+	}
+	conn, err := connect(ctx, "127.0.0.1", port, dep.User, "", dep.Database, "")
+	if err != nil {
+		t.Fatalf("NoAuth: the bench role without a password from the cluster: %v", err)
+	}
+	conn.Close(context.Background())
+	if _, err := connect(ctx, "127.0.0.1", port, dep.User, "", dep.Database, "127.0.0.5"); sqlState(err) != "28000" {
+		t.Errorf("NoAuth, from 127.0.0.5 outside the cluster: %v, want 28000 (no pg_hba.conf entry)", err)
+	}
+	bin := filepath.Dir(mustGlob(t, "/usr/lib/postgresql/*/bin/psql"))
+	cmd := exec.Command("runuser", "-u", "nobody", "--", "env", "-i", bin+"/psql", "-X", "-w", "-h", sockDir(c.Hosts[0]), "-p", strconv.Itoa(port), "-U", "postgres", "-d", "postgres", "-c", "SELECT 1")
+	cmd.Dir = "/"
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("NoAuth: nobody got in over the socket: %s", out)
+	}
+}
