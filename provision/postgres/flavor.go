@@ -222,7 +222,8 @@ func newNode(h infra.Host, run, version string) node {
 // HBA is the primary's pg_hba.conf: the flavor's own scripts as postgres
 // over the Unix socket (peer, mapped from the service user only, see
 // pg_ident.conf), replication from the db hosts and the bench database
-// from the cluster's db and client hosts, each by its own address, with
+// (and the maintenance database postgres) from the cluster's db and client
+// hosts, each by its own address, with
 // SCRAM passwords; with noAuth the seeds' open setup (trust) for the same
 // addresses. Nothing for any other address. It is a pure function.
 func HBA(c *infra.Cluster, database, user string, noAuth bool) ([]string, error) {
@@ -231,6 +232,13 @@ func HBA(c *infra.Cluster, database, user string, noAuth bool) ([]string, error)
 		method = "trust"
 	}
 	lines := []string{"local all postgres peer map=ybbench"}
+	// The agents look their database up in the maintenance database
+	// (postgres) before using it (ysql.createdatabase): the bench role may
+	// connect there too, where it can read the catalogs and change nothing.
+	dbs := database
+	if database != "postgres" {
+		dbs += ",postgres"
+	}
 	var repl, bench []string
 	seen := map[string]bool{}
 	for i := range c.Hosts {
@@ -249,7 +257,7 @@ func HBA(c *infra.Cluster, database, user string, noAuth bool) ([]string, error)
 		}
 		if !seen[cidr] {
 			seen[cidr] = true
-			bench = append(bench, fmt.Sprintf("host %s %s %s %s", database, user, cidr, method))
+			bench = append(bench, fmt.Sprintf("host %s %s %s %s", dbs, user, cidr, method))
 		}
 	}
 	return append(append(lines, repl...), bench...), nil

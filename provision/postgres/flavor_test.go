@@ -128,9 +128,9 @@ func TestHBA(t *testing.T) {
 		"local all postgres peer map=ybbench",
 		"host replication repl 10.0.0.2/32 scram-sha-256",
 		"host replication repl 10.0.0.3/32 scram-sha-256",
-		"host ycsb ybbench 10.0.0.2/32 scram-sha-256",
-		"host ycsb ybbench 10.0.0.3/32 scram-sha-256",
-		"host ycsb ybbench fd00::9/128 scram-sha-256",
+		"host ycsb,postgres ybbench 10.0.0.2/32 scram-sha-256",
+		"host ycsb,postgres ybbench 10.0.0.3/32 scram-sha-256",
+		"host ycsb,postgres ybbench fd00::9/128 scram-sha-256",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("pg_hba.conf:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

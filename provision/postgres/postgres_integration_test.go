@@ -373,6 +373,12 @@ func TestIntegrationPrimaryAndReplicaClosedAndOwned(t *testing.T) {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE other"); sqlState(err) != "42501" {
 		t.Errorf("the bench role may create databases: %v", err)
 	}
+	// The agents look their database up in the maintenance database.
+	if mc, err := connect(ctx, "127.0.0.1", port, dep.User, pw, "postgres", ""); err != nil {
+		t.Errorf("the bench role into the maintenance database postgres: %v", err)
+	} else {
+		mc.Close(context.Background())
+	}
 	if _, err := connect(ctx, "127.0.0.1", port, dep.User, "wrong", dep.Database, ""); sqlState(err) != "28P01" {
 		t.Errorf("a wrong password: %v, want 28P01 (password authentication failed)", err)
 	}

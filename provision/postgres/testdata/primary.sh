@@ -146,9 +146,9 @@ cat >"$pgdata/pg_hba.conf" <<'HBA'
 local all postgres peer map=ybbench
 host replication repl 10.213.0.2/32 scram-sha-256
 host replication repl 10.213.0.3/32 scram-sha-256
-host ycsb ybbench 10.213.0.2/32 scram-sha-256
-host ycsb ybbench 10.213.0.3/32 scram-sha-256
-host ycsb ybbench 10.213.0.9/32 scram-sha-256
+host ycsb,postgres ybbench 10.213.0.2/32 scram-sha-256
+host ycsb,postgres ybbench 10.213.0.3/32 scram-sha-256
+host ycsb,postgres ybbench 10.213.0.9/32 scram-sha-256
 HBA
 cat >"$pgdata/pg_ident.conf" <<'IDENT'
 ybbench ybbench postgres
