@@ -237,7 +237,7 @@ var localRunID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // Run ids end in 8 random hex digits and fit the local provider's pattern,
 // however long the profile's name.
 func TestNewID(t *testing.T) {
-	tail := regexp.MustCompile(`-\d{8}-\d{6}-[0-9a-f]{8}$`)
+	tail := regexp.MustCompile(`-\d{6}-\d{4}-[0-9a-f]{8}$`)
 	for _, profile := range []string{"ycsb-ysql", strings.Repeat("p", 100), "odd name/x"} {
 		a, b := NewID(profile), NewID(profile)
 		if len(a) > MaxIDLen || !localRunID.MatchString(a) || !tail.MatchString(a) {

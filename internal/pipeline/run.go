@@ -66,14 +66,17 @@ const (
 // Terraform module) accepts, letters, digits, '.', '_' and '-'.
 const MaxIDLen = 64
 
-// NewID makes a run id: profile (cut short when needed), UTC time, and 8
-// random hex digits (32 bits), at most MaxIDLen characters.
+// NewID makes a run id: profile (cut short when needed), UTC date and
+// minute (YYMMDD-HHMM), and 8 random hex digits (32 bits), at most
+// MaxIDLen characters.
 func NewID(profile string) string {
 	b := make([]byte, 4)
 	if _, err := rand.Read(b); err != nil {
 		panic(fmt.Sprintf("run id: no randomness: %v", err)) // crypto/rand does not fail on Linux
 	}
-	tail := "-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+	// The minute is enough beside the random part (and keeps the paths of
+	// the hosts' files, such as a database's Unix socket, short).
+	tail := "-" + time.Now().UTC().Format("060102-1504") + "-" + hex.EncodeToString(b)
 	p := []byte(profile)
 	for i, c := range p {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
@@ -381,10 +384,10 @@ func (r *Run) benchStarted() bool { return r.ledger.StartedAny("bench/") }
 func (r *Run) agentsStarted() bool { return r.ledger.Started(agentsStep) || r.benchStarted() }
 
 // Down tears the run down from what the ledger and the run directory say,
-// even after the orchestrator was killed: on an inventory the database is
-// stopped and wiped and the agents' files removed; otherwise the provider
-// destroys the hosts. A teardown that cannot finish returns an error with
-// exit code 6 saying what remains.
+// even after the orchestrator was killed: the database is stopped and
+// wiped and the agents' files removed (on an inventory, that is all: no
+// machine is deleted); then the provider destroys the hosts. A teardown
+// that cannot finish returns an error with exit code 6 saying what remains.
 //
 // Only what was begun since the last teardown is undone: a torn-down run
 // on which nothing began since is "already torn down".
@@ -393,7 +396,7 @@ func (r *Run) Down(ctx context.Context) error {
 		r.progress().Note("already torn down")
 		return nil
 	}
-	about := "destroy the hosts"
+	about := "wipe the database and the agents' files, destroy the hosts"
 	if r.spec.Provider == "inventory" {
 		about = "stop and wipe the database and the agents' files (no machine is deleted)"
 	}
@@ -420,29 +423,19 @@ func (r *Run) down(ctx context.Context) error {
 		// Killed during up: the provider works from the run directory.
 		c = &infra.Cluster{Name: r.ID(), Provider: r.spec.Provider, Meta: map[string]string{"run_dir": r.dir}}
 	}
-	if r.spec.Provider == "inventory" && r.cluster != nil && (r.ledger.Started("install") || r.agentsStarted()) {
+	if r.cluster != nil && (r.ledger.Started("install") || r.agentsStarted()) {
 		// Only what the run may have put on the machines is wiped: a run
 		// that stopped at the preflight has nothing to remove (and its
-		// unreachable host is no reason to leave the others unwiped).
-		if err := r.ensureRunner(); err != nil {
-			return err
-		}
-		if fl, err := r.deps.Flavor(r.spec.Flavor); err == nil && r.ledger.Started("install") {
-			if err := fl.Wipe(ctx, r.runner, c); err != nil {
-				errs = append(errs, fmt.Errorf("wipe the database: %w", err))
+		// unreachable host is no reason to leave the others unwiped). An
+		// inventory's machines stay, so a wipe that fails is a teardown
+		// that failed; other providers delete the machines next, and a
+		// wipe that fails there (a host already gone) is only a warning.
+		if err := r.wipe(ctx, c); err != nil {
+			if r.spec.Provider == "inventory" {
+				errs = append(errs, err)
+			} else {
+				r.log().Warn("wiping the hosts before they are destroyed", "err", err)
 			}
-		}
-		clients := c.ByRole(infra.RoleClient)
-		if !r.agentsStarted() {
-			clients = nil
-		}
-		// The agent's files are in the run's own directory under the
-		// base: only a directory this run marked is removed.
-		_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-			return struct{}{}, provision.Release(ctx, r.runner, h, r.ID(), []string{h.Base})
-		})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("remove the agents' files: %w", err))
 		}
 	}
 	p, err := r.deps.Provider(&r.spec.Spec, r.dir)
@@ -451,6 +444,34 @@ func (r *Run) down(ctx context.Context) error {
 	}
 	if err := p.Destroy(ctx, c); err != nil {
 		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// wipe stops and wipes the database when its install began, and releases
+// the run's own directory on the clients (the agent's files) when the
+// agent may have been put there, both since the last teardown.
+func (r *Run) wipe(ctx context.Context, c *infra.Cluster) error {
+	if err := r.ensureRunner(); err != nil {
+		return err
+	}
+	var errs []error
+	if fl, err := r.deps.Flavor(r.spec.Flavor); err == nil && r.ledger.Started("install") {
+		if err := fl.Wipe(ctx, r.runner, c); err != nil {
+			errs = append(errs, fmt.Errorf("wipe the database: %w", err))
+		}
+	}
+	clients := c.ByRole(infra.RoleClient)
+	if !r.agentsStarted() {
+		clients = nil
+	}
+	// The agent's files are in the run's own directory under the base:
+	// only a directory this run marked is removed.
+	_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
+		return struct{}{}, provision.Release(ctx, r.runner, h, r.ID(), []string{h.Base})
+	})
+	if err != nil {
+		errs = append(errs, fmt.Errorf("remove the agents' files: %w", err))
 	}
 	return errors.Join(errs...)
 }
