@@ -25,7 +25,6 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
-	"github.com/ybbench/ybbench/provision/internal/scriptrec"
 )
 
 // Name is the flavor's name in specs and deployment.json.
@@ -48,7 +47,13 @@ const (
 )
 
 // Flavor installs Apache Cassandra; build it with New.
-type Flavor struct{ cfg config }
+type Flavor struct {
+	cfg config
+	// logins are the credentials the probe tries, in order: set by
+	// Install (the bench role, then Cassandra's default role while the
+	// run's roles are not made yet).
+	logins *loginList
+}
 
 var _ provision.Flavor = (*Flavor)(nil)
 
@@ -118,10 +123,11 @@ func New(opts ...Option) *Flavor {
 	if cfg.cqlDial == nil {
 		cfg.cqlDial = defaultCQLDial
 	}
-	if cfg.probe == nil {
-		cfg.probe = gocqlProbe(cfg.cqlDial, DefaultProbeTimeout)
+	f := &Flavor{cfg: cfg, logins: &loginList{}}
+	if f.cfg.probe == nil {
+		f.cfg.probe = gocqlProbe(f.cfg.cqlDial, DefaultProbeTimeout, f.logins.get)
 	}
-	return &Flavor{cfg: cfg}
+	return f
 }
 
 // Name returns "cassandra".
@@ -138,11 +144,16 @@ func (f *Flavor) Stop(ctx context.Context, r provision.Runner, c *infra.Cluster)
 	return exitcode.Wrap(exitcode.Provision, f.each(ctx, r, c, "stop", renderStop))
 }
 
-// Wipe stops the nodes and removes what the flavor wrote on every db
-// host: Base/cassandra (software, configuration, logs, pid file) and
-// <data dir>/cassandra (and Base/data when it was the default and is left
-// empty). It is idempotent, and goes on past a host that fails.
+// Wipe stops the nodes, then releases the run's own directories on every
+// db host (Base/ybbench and <data dir>/ybbench, each only when its marker
+// names the run): the software, configuration, logs and data go, and
+// nothing outside them is touched. The run is the cluster's Name (the
+// pipeline names every cluster after its run). It is idempotent, and goes
+// on past a host that fails.
 func (f *Flavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
+	if c.Name == "" {
+		return exitcode.Errorf(exitcode.Config, "cassandra: wipe: the cluster has no name, so no run whose directories to release")
+	}
 	return exitcode.Wrap(exitcode.Provision, f.each(ctx, r, c, "wipe", renderWipe))
 }
 
@@ -153,13 +164,17 @@ func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster,
 	}
 	log := f.cfg.logger.With("flavor", Name, "stage", verb)
 	_, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		script, err := renderFn(stopData{Host: h.Name, Grace: f.graceSeconds(), layout: layoutOf(h)})
+		script, err := renderFn(stopData{Host: h.Name, Grace: f.graceSeconds(), RunID: c.Name, layout: layoutOf(h)})
 		if err != nil {
 			return struct{}{}, err
 		}
 		recs, err := runScript(ctx, r, h, "cassandra-"+verb, script)
 		if s, ok := recs.Last("stopped"); ok {
 			log.Info("stop", "host", h.Name, "result", s)
+		}
+		for _, o := range recs.All("own") {
+			// removed DIR, absent DIR, or left DIR (not this run's).
+			log.Info("own directory", "host", h.Name, "result", o)
 		}
 		return struct{}{}, err
 	})
@@ -169,7 +184,18 @@ func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster,
 	return nil
 }
 
-// runScript runs a rendered script on a host and returns its records.
+// runScript runs a rendered script on a host and returns its records. A
+// script that stopped in the own-directory library says why in the
+// error's exit code: 2 for a refused path, 4 for a directory that is not
+// the run's.
 func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
-	return scriptrec.Run(ctx, r, h, step, script, "CASS ")
+	res, err := r.Run(ctx, h, script, provision.Step(step))
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
+	}
+	recs := parseRecords(res.Stdout)
+	if err := provision.OwnError(h, res); err != nil {
+		return recs, fmt.Errorf("%s: %w", step, err)
+	}
+	return recs, nil
 }

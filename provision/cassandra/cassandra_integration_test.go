@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -80,6 +82,23 @@ func TestIntegrationThreeNodeCluster(t *testing.T) {
 			Base: filepath.Join(dir, fmt.Sprintf("db%d", i)), ServiceUser: "ybbench", Shared: true,
 		})
 	}
+	// db2 and db3 keep their data in data dirs that already hold a user's
+	// own cassandra/ (as /var/lib/cassandra of a distribution's package
+	// would), and every base holds one too (where older versions of the
+	// flavor wrote): the run must leave them byte for byte, mode and owner.
+	c.Hosts[1].DataDirs = []string{filepath.Join(dir, "disk1")}
+	c.Hosts[2].DataDirs = []string{filepath.Join(dir, "disk2"), filepath.Join(dir, "disk3")}
+	var userDirs []string
+	for _, h := range c.Hosts {
+		userDirs = append(userDirs, filepath.Join(h.Base, "cassandra"))
+		for _, d := range h.DataDirs {
+			userDirs = append(userDirs, filepath.Join(d, "cassandra"))
+		}
+	}
+	for _, d := range userDirs {
+		userCassandraDir(t, d)
+	}
+	before := snapshotDirs(t, userDirs)
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	r := &countingRunner{Runner: localexec.New(localexec.WithLogDir(filepath.Join(dir, "logs")))}
 	f := New(WithLogger(log), WithStopGrace(60*time.Second))
@@ -90,13 +109,18 @@ func TestIntegrationThreeNodeCluster(t *testing.T) {
 			t.Errorf("cleanup wipe: %v", err)
 		}
 	})
-	spec := provision.FlavorSpec{RF: 3, Logger: log}
+	secrets := filepath.Join(dir, "secrets")
+	spec := provision.FlavorSpec{RF: 3, Logger: log, RunID: c.Name, ToolVersion: "it", SecretsDir: secrets}
 
 	t0 := time.Now()
 	dep, err := f.Install(ctx, r, c, spec)
 	if err != nil {
 		t.Fatalf("install: %v\nlogs: %s", err, dir)
 	}
+	if got := snapshotDirs(t, userDirs); got != before {
+		t.Errorf("install changed the user's cassandra directories:\nbefore:\n%s\nafter:\n%s", before, got)
+	}
+	bench := checkAuth(t, dep, secrets)
 	t.Logf("first install (3 nodes, cold): %s; uploads %d", time.Since(t0).Round(time.Second), r.puts.Load())
 	if r.puts.Load() != 3 {
 		t.Errorf("%d uploads, want one per host", r.puts.Load())
@@ -122,7 +146,8 @@ func TestIntegrationThreeNodeCluster(t *testing.T) {
 		t.Logf("%s: pid %d, RSS %s", h, pid, rss(pid))
 	}
 
-	checkCluster(t, ctx, f, c, dep)
+	checkCluster(t, ctx, f, c, dep, bench)
+	checkNoPasswordInProcesses(t, secrets)
 
 	// Again: nothing uploaded, the nodes kept.
 	t1 := time.Now()
@@ -170,16 +195,190 @@ func TestIntegrationThreeNodeCluster(t *testing.T) {
 	}
 	for _, h := range c.Hosts {
 		l := layoutOf(h)
-		for _, d := range append([]string{l.Root, l.DefaultData}, l.DataRoots...) {
+		for _, d := range append([]string{l.Root}, l.DataRoots...) {
 			if _, err := os.Stat(d); err == nil {
 				t.Errorf("%s: %s left after Wipe", h.Name, d)
 			}
 		}
+		for _, p := range l.Parents {
+			if _, err := os.Stat(provision.OwnDir(p)); err == nil {
+				t.Errorf("%s: %s left after Wipe", h.Name, provision.OwnDir(p))
+			}
+		}
+		// No Cassandra data anywhere under the base but the user's own
+		// (checked byte for byte below): no sstable, no commit log.
+		filepath.WalkDir(h.Base, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && !strings.HasPrefix(p, filepath.Join(h.Base, "cassandra")) &&
+				(strings.HasSuffix(p, "-Data.db") || strings.HasPrefix(e.Name(), "CommitLog-") || e.Name() == "commitlog") {
+				t.Errorf("%s: Cassandra data left after Wipe: %s", h.Name, p)
+			}
+			return nil
+		})
+	}
+	if got := snapshotDirs(t, userDirs); got != before {
+		t.Errorf("Wipe changed the user's cassandra directories:\nbefore:\n%s\nafter:\n%s", before, got)
+	}
+}
+
+// userCassandraDir makes a user's own cassandra directory at d: files,
+// a subdirectory and modes of its own, owned by root.
+func userCassandraDir(t *testing.T, d string) {
+	t.Helper()
+	// The parent (a base or a data dir) is searchable, as a disk's mount
+	// point is; the user's directory itself is not for others.
+	if err := os.MkdirAll(filepath.Dir(d), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(d, "data", "ks"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{"data/ks/nb-1-big-Data.db": "the user's sstable", "cassandra.yaml": "cluster_name: theirs\n"} {
+		if err := os.WriteFile(filepath.Join(d, name), []byte(content), 0o640); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshotDirs lists every entry under the directories, and the
+// directories themselves, with mode, owner and content hash.
+func snapshotDirs(t *testing.T, dirs []string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			info, err := os.Lstat(p)
+			if err != nil {
+				return err
+			}
+			st := info.Sys().(*syscall.Stat_t)
+			sum := ""
+			if info.Mode().IsRegular() {
+				c, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				sum = fmt.Sprintf("%x", sha256.Sum256(c))
+			}
+			fmt.Fprintf(&b, "%s %v %d:%d %s %s\n", p, info.Mode(), st.Uid, st.Gid, info.ModTime().UTC().Format(time.RFC3339Nano), sum)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("snapshot %s: %v", d, err)
+		}
+	}
+	// The parents' own modes and owners too: nothing above is changed.
+	for _, d := range dirs {
+		info, err := os.Stat(filepath.Dir(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := info.Sys().(*syscall.Stat_t)
+		fmt.Fprintf(&b, "parent %s %v %d:%d\n", filepath.Dir(d), info.Mode(), st.Uid, st.Gid)
+	}
+	return b.String()
+}
+
+// checkAuth checks authentication from outside the flavor: every node
+// refuses a session without credentials and as cassandra/cassandra, and
+// accepts the bench role with the password of the deployment's 0600 file.
+func checkAuth(t *testing.T, dep *provision.Deployment, secrets string) login {
+	t.Helper()
+	if dep.User != BenchUser || dep.Settings["auth"] != "on" {
+		t.Fatalf("deployment user %q, auth %q", dep.User, dep.Settings["auth"])
+	}
+	st, err := os.Stat(dep.PasswordFile)
+	if err != nil || st.Mode().Perm() != 0o600 || filepath.Dir(dep.PasswordFile) != secrets {
+		t.Fatalf("password file %s: %v %v", dep.PasswordFile, st, err)
+	}
+	b, _ := os.ReadFile(dep.PasswordFile)
+	bench := login{dep.User, strings.TrimSpace(string(b))}
+	for _, e := range dep.YCQL {
+		addr := fmt.Sprintf("%s:%d", e.Addr, e.Port)
+		for _, l := range []login{{}, {"cassandra", "cassandra"}, {BenchUser, "wrong-password-0000"}} {
+			s, err := testSession(addr, l)
+			if err == nil {
+				s.Close()
+				t.Errorf("%s accepts a session %s", e.Host, describeLogin(l))
+			} else if !authRefused(err) {
+				t.Errorf("%s: a session %s failed otherwise than refused: %v", e.Host, describeLogin(l), err)
+			}
+		}
+		s, err := testSession(addr, bench)
+		if err != nil {
+			t.Fatalf("%s refuses the bench role: %v", e.Host, err)
+		}
+		// The bench role is not a superuser (it needs not be).
+		var super bool
+		if err := s.Query(`SELECT is_superuser FROM system_auth.roles WHERE role = ?`, BenchUser).Scan(&super); err != nil || super {
+			t.Errorf("%s: the bench role is_superuser=%v (%v)", e.Host, super, err)
+		}
+		// system_auth is on every node.
+		var repl map[string]string
+		if err := s.Query(`SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'system_auth'`).Scan(&repl); err != nil || repl["replication_factor"] != strconv.Itoa(len(dep.YCQL)) {
+			t.Errorf("%s: system_auth replication %v (%v)", e.Host, repl, err)
+		}
+		s.Close()
+	}
+	return bench
+}
+
+func testSession(addr string, l login) (*gocql.Session, error) {
+	cl := gocql.NewCluster(addr)
+	cl.ProtoVersion = 4
+	cl.Timeout = 20 * time.Second
+	cl.DisableInitialHostLookup = true
+	cl.Logger = quietLogger{}
+	if l.User != "" {
+		cl.Authenticator = gocql.PasswordAuthenticator{Username: l.User, Password: l.Password}
+	}
+	return cl.CreateSession()
+}
+
+// checkNoPasswordInProcesses reads every process's command line and
+// environment on this machine: no generated password may be in any.
+func checkNoPasswordInProcesses(t *testing.T, secrets string) {
+	t.Helper()
+	var pws []string
+	entries, err := os.ReadDir(secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(secrets, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pws = append(pws, strings.TrimSpace(string(b)))
+	}
+	if len(pws) < 2 {
+		t.Fatalf("secrets %v: want the bench and the admin password", entries)
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	seen := 0
+	for _, p := range procs {
+		for _, f := range []string{"cmdline", "environ"} {
+			b, err := os.ReadFile(filepath.Join(p, f))
+			if err != nil {
+				continue // gone, or a kernel thread
+			}
+			seen++
+			for _, pw := range pws {
+				if bytes.Contains(b, []byte(pw)) {
+					t.Errorf("%s/%s holds a generated password", p, f)
+				}
+			}
+		}
+	}
+	if seen < 10 {
+		t.Errorf("read only %d process files", seen)
 	}
 }
 
 // checkCluster checks the running cluster over CQL.
-func checkCluster(t *testing.T, ctx context.Context, f *Flavor, c *infra.Cluster, dep *provision.Deployment) {
+func checkCluster(t *testing.T, ctx context.Context, f *Flavor, c *infra.Cluster, dep *provision.Deployment, l login) {
 	t.Helper()
 	o := probeAll(ctx, f.cfg.probe, c.Hosts)
 	if p := o.problems(c.Hosts); len(p) > 0 {
@@ -206,6 +405,9 @@ func checkCluster(t *testing.T, ctx context.Context, f *Flavor, c *infra.Cluster
 	cl.ConnectTimeout = 10 * time.Second
 	cl.Consistency = gocql.Quorum
 	cl.Logger = quietLogger{}
+	if l.User != "" {
+		cl.Authenticator = gocql.PasswordAuthenticator{Username: l.User, Password: l.Password}
+	}
 	s, err := cl.CreateSession()
 	if err != nil {
 		t.Fatalf("session: %v", err)
@@ -233,6 +435,9 @@ func checkCluster(t *testing.T, ctx context.Context, f *Flavor, c *infra.Cluster
 		one.Timeout = 20 * time.Second
 		one.DisableInitialHostLookup = true
 		one.Logger = quietLogger{}
+		if l.User != "" {
+			one.Authenticator = gocql.PasswordAuthenticator{Username: l.User, Password: l.Password}
+		}
 		s1, err := one.CreateSession()
 		if err != nil {
 			t.Fatalf("session to %s: %v", h, err)
@@ -357,7 +562,8 @@ func TestIntegrationOneNodeOverSSH(t *testing.T) {
 		}
 	})
 	t0 := time.Now()
-	dep, err := f.Install(ctx, r, c, provision.FlavorSpec{Logger: log, Settings: map[string]string{"heap": "256M"}})
+	dep, err := f.Install(ctx, r, c, provision.FlavorSpec{Logger: log, Settings: map[string]string{"heap": "256M"},
+		RunID: c.Name, SecretsDir: filepath.Join(dir, "secrets")})
 	if err != nil {
 		t.Fatalf("install over SSH: %v", err)
 	}
@@ -376,7 +582,7 @@ func TestIntegrationOneNodeOverSSH(t *testing.T) {
 	if err := f.Wipe(ctx, r, c); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(layoutOf(h).Root); err == nil {
-		t.Errorf("%s left after Wipe", layoutOf(h).Root)
+	if _, err := os.Stat(provision.OwnDir(h.Base)); err == nil {
+		t.Errorf("%s left after Wipe", provision.OwnDir(h.Base))
 	}
 }

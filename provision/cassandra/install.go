@@ -52,6 +52,9 @@ type plan struct {
 	src         artifacts
 	clusterName string
 	tokens      []string
+	runID       string // marks the own directories
+	version     string // ybbench's, in the marker
+	noAuth      bool
 }
 
 func planInstall(c *infra.Cluster, s provision.FlavorSpec) (plan, error) {
@@ -82,6 +85,20 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec) (plan, error) {
 	}
 	p.clusterName = clusterName(c.Name)
 	p.tokens = Tokens(len(p.db))
+	// The run marks the directories it owns; Wipe knows it by the
+	// cluster's name, so both must name the same run.
+	p.runID = s.RunID
+	if p.runID == "" {
+		p.runID = c.Name
+	}
+	if p.runID == "" || (s.RunID != "" && c.Name != "" && s.RunID != c.Name) {
+		return p, exitcode.Errorf(exitcode.Config, "cassandra: the run id %q and the cluster's name %q must be one run's (Wipe releases the directories of the cluster's name)", s.RunID, c.Name)
+	}
+	p.version = s.ToolVersion
+	if p.version == "" {
+		p.version = "unknown"
+	}
+	p.noAuth = s.NoAuth
 	return p, nil
 }
 
@@ -140,6 +157,9 @@ type hostInstall struct {
 	transfer          string // uploaded, or skipped
 	installed         string // openjdk-17-jre-headless when the flavor installed it
 	userCreated       bool
+	// changes are what the host's scripts changed outside the run's own
+	// directories (Deployment.HostChanges).
+	changes []string
 }
 
 func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Cluster, s provision.FlavorSpec) (*provision.Deployment, error) {
@@ -152,6 +172,18 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	p, err := planInstall(c, s)
 	if err != nil {
 		return nil, err
+	}
+	// Credentials first: a run that cannot keep them installs nothing.
+	var cr credentials
+	if p.noAuth {
+		f.logins.set(login{})
+	} else {
+		if cr, err = loadCredentials(s.SecretsDir); err != nil {
+			return nil, err
+		}
+		// The bench role on a cluster this run set up already, else the
+		// default role of a fresh one (until the run's roles are made).
+		f.logins.set(cr.bench, login{defaultUser, defaultUser})
 	}
 	tarDir := f.cfg.tarballDir
 	if tarDir == "" {
@@ -181,7 +213,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	yamls := map[string]map[string]string{}
 	for i, h := range p.db {
 		l := layoutOf(h)
-		yd := nodeYAML(h, p.clusterName, p.tokens[i], seed.PrivateIP, p.set.yaml)
+		yd := nodeYAML(h, p.clusterName, p.tokens[i], seed.PrivateIP, p.noAuth, p.set.yaml)
 		y, err := renderYAML(yd)
 		if err != nil {
 			return nil, err
@@ -225,6 +257,35 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	}
 	log.Info("ready", "elapsed", time.Since(start).Round(time.Millisecond), "seen", obs.summary())
 
+	if p.noAuth {
+		set["auth"] = "off"
+		set["auth.detail"] = "AllowAllAuthenticator: any client connects without credentials (--db-auth=off)"
+	} else {
+		t0 := time.Now()
+		deadline := t0.Add(f.cfg.readyTimeout)
+		did, err := f.setupRoles(ctx, p.db, cr, deadline)
+		if err != nil {
+			return nil, err
+		}
+		// From here on the probe logs in as the bench role only.
+		f.logins.set(cr.bench)
+		if err := f.verifyAuth(ctx, p.db, cr, deadline); err != nil {
+			return nil, err
+		}
+		if len(did) == 0 {
+			did = []string{"roles and system_auth as a previous install left them"}
+		}
+		log.Info("authentication", "stage", "auth", "did", strings.Join(did, "; "), "elapsed", time.Since(t0).Round(time.Millisecond))
+		set["auth"] = "on"
+		set["auth.detail"] = fmt.Sprintf("PasswordAuthenticator, no authorizer; bench role %s (LOGIN, not a superuser), admin role %s (superuser, used by the flavor only), "+
+			"system_auth replicated to %d nodes, default role %s dropped; refused without credentials and as %s/%s on every node",
+			BenchUser, AdminUser, len(p.db), defaultUser, defaultUser, defaultUser)
+		set["auth.setup"] = strings.Join(did, "; ")
+		dep.User = BenchUser
+		dep.PasswordFile = cr.benchFile
+		set["auth.admin_password_file"] = cr.adminFile
+	}
+
 	dep.Version = obs.states[0].ReleaseVersion
 	for i, h := range p.db {
 		dep.YCQL = append(dep.YCQL, provision.Endpoint{Host: h.Name, Addr: h.PrivateIP, Port: NativePort})
@@ -236,6 +297,12 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 			set["java.installed@"+h.Name] = hosts[i].installed
 		}
 		set["host_id@"+h.Name] = obs.states[i].HostID
+		if len(hosts[i].changes) > 0 {
+			if dep.HostChanges == nil {
+				dep.HostChanges = map[string][]string{}
+			}
+			dep.HostChanges[h.Name] = hosts[i].changes
+		}
 	}
 	recordYAML(set, p.db, yamls)
 	set["heap"] = p.set.heap
@@ -259,7 +326,8 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Host, p plan, tb tarball, log *slog.Logger) (hostInstall, error) {
 	var out hostInstall
 	l := layoutOf(h)
-	script, err := renderPrepare(prepareData{Host: h.Name, User: h.ServiceUser, Shared: h.Shared, Java: p.set.java, layout: l})
+	script, err := renderPrepare(prepareData{Host: h.Name, User: h.ServiceUser, Shared: h.Shared, Java: p.set.java,
+		RunID: p.runID, Version: p.version, layout: l})
 	if err != nil {
 		return out, err
 	}
@@ -270,6 +338,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 	out.java, _ = recs.Last("java")
 	out.javaVersion, _ = recs.Last("java_version")
 	out.installed, _ = recs.Last("java_installed")
+	out.changes = recs.All("host_change")
 	if out.java == "" {
 		return out, fmt.Errorf("cassandra-prepare on %s: the script did not say which java to use", h.Name)
 	}

@@ -129,7 +129,7 @@ func TestInstallStartsTheSeedThenOneNodeAtATime(t *testing.T) {
 	c := sampleCluster()
 	fh := newFakeHosts(c)
 	f := New(WithProbe(fh.probe), WithPollInterval(time.Millisecond), WithTarballDir(t.TempDir()))
-	spec := provision.FlavorSpec{Source: fakeSource(t), RF: 3}
+	spec := provision.FlavorSpec{Source: fakeSource(t), RF: 3, RunID: "r1", NoAuth: true}
 	dep, err := f.Install(context.Background(), fh, c, spec)
 	if err != nil {
 		t.Fatal(err)
@@ -154,11 +154,15 @@ func TestInstallStartsTheSeedThenOneNodeAtATime(t *testing.T) {
 	if dep.Flavor != Name || dep.Version != "5.0.9" || len(dep.YCQL) != 3 || len(dep.Processes) != 3 {
 		t.Fatalf("deployment %+v", dep)
 	}
+	// Without authentication, no credentials are handed out.
+	if dep.User != "" || dep.PasswordFile != "" {
+		t.Errorf("credentials %q, %q with authentication off", dep.User, dep.PasswordFile)
+	}
 	for i, h := range c.ByRole(infra.RoleDB) {
 		if e := dep.YCQL[i]; e.Host != h.Name || e.Addr != h.PrivateIP || e.Port != 9042 {
 			t.Errorf("endpoint %+v", e)
 		}
-		if p := dep.Processes[i]; p.Host != h.Name || p.Name != "cassandra" || p.PIDFile != h.Base+"/cassandra/run/cassandra.pid" {
+		if p := dep.Processes[i]; p.Host != h.Name || p.Name != "cassandra" || p.PIDFile != h.Base+"/ybbench/cassandra/run/cassandra.pid" {
 			t.Errorf("process %+v", p)
 		}
 		if dep.Settings["yaml.initial_token@"+h.Name] != Tokens(3)[i] || dep.Settings["source.transfer@"+h.Name] != "uploaded" {
@@ -166,7 +170,7 @@ func TestInstallStartsTheSeedThenOneNodeAtATime(t *testing.T) {
 		}
 	}
 	for k, want := range map[string]string{"yaml.num_tokens": "1", "yaml.auto_bootstrap": "false", "yaml.seed_provider": "10.213.0.2:7000",
-		"heap": "512M", "yaml.authenticator": "AllowAllAuthenticator", "yaml.cluster_name": "ybbench-r1", "rf": "3",
+		"heap": "512M", "yaml.authenticator": "AllowAllAuthenticator", "auth": "off", "yaml.cluster_name": "ybbench-r1", "rf": "3",
 		"java.version@db2": "17.0.15", "yaml.commitlog_sync_period": "10000ms"} {
 		if dep.Settings[k] != want {
 			t.Errorf("settings[%s] = %q, want %q", k, dep.Settings[k], want)
@@ -204,7 +208,7 @@ func TestInstallSaysWhatItLastSaw(t *testing.T) {
 	fh := newFakeHosts(c)
 	fh.silent = "db2"
 	f := New(WithProbe(fh.probe), WithPollInterval(time.Millisecond), WithReadyTimeout(200*time.Millisecond), WithTarballDir(t.TempDir()))
-	_, err := f.Install(context.Background(), fh, c, provision.FlavorSpec{Source: fakeSource(t)})
+	_, err := f.Install(context.Background(), fh, c, provision.FlavorSpec{Source: fakeSource(t), NoAuth: true})
 	var re *ReadyError
 	if !errors.As(err, &re) || exitcode.Of(err) != exitcode.Provision {
 		t.Fatalf("%v (exit %d), want a ReadyError with exit 4", err, exitcode.Of(err))
@@ -226,7 +230,7 @@ func TestInstallFailsAtOnceWhenANodeDies(t *testing.T) {
 	fh.exited = "db3"
 	f := New(WithProbe(fh.probe), WithPollInterval(time.Millisecond), WithReadyTimeout(time.Hour), WithTarballDir(t.TempDir()))
 	t0 := time.Now()
-	_, err := f.Install(context.Background(), fh, c, provision.FlavorSpec{Source: fakeSource(t)})
+	_, err := f.Install(context.Background(), fh, c, provision.FlavorSpec{Source: fakeSource(t), NoAuth: true})
 	if err == nil || !strings.Contains(err.Error(), "db3's node exited") || !strings.Contains(err.Error(), "OutOfMemoryError") {
 		t.Fatalf("%v", err)
 	}
@@ -240,7 +244,7 @@ func TestInstallRefusesANodeWithTheTokensOfAnotherCluster(t *testing.T) {
 	fh := newFakeHosts(c)
 	fh.oldTokens = true
 	f := New(WithProbe(fh.probe), WithPollInterval(time.Millisecond), WithTarballDir(t.TempDir()))
-	_, err := f.Install(context.Background(), fh, c, provision.FlavorSpec{Source: fakeSource(t)})
+	_, err := f.Install(context.Background(), fh, c, provision.FlavorSpec{Source: fakeSource(t), NoAuth: true})
 	if err == nil || !strings.Contains(err.Error(), "db1 owns tokens [-6917529027641081856], not -6148914691236517206") || !strings.Contains(err.Error(), "Wipe") {
 		t.Fatalf("%v", err)
 	}
@@ -263,6 +267,11 @@ func TestInstallRefusesBadInput(t *testing.T) {
 		{"same IP", func(c *infra.Cluster) { c.Hosts[2].PrivateIP = c.Hosts[1].PrivateIP }, provision.FlavorSpec{Source: src}, "is also"},
 		{"bad base", func(c *infra.Cluster) { c.Hosts[0].Base = "/runs/x/../../etc" }, provision.FlavorSpec{Source: src}, "not clean (want /etc)"},
 		{"space in data dir", func(c *infra.Cluster) { c.Hosts[0].DataDirs = []string{"/mnt/my disk"} }, provision.FlavorSpec{Source: src}, `directory "/mnt/my disk": want letters`},
+		{"two runs", nil, provision.FlavorSpec{Source: src, RunID: "r2"}, `the run id "r2" and the cluster's name "r1"`},
+		{"no run", func(c *infra.Cluster) { c.Name = "" }, provision.FlavorSpec{Source: src}, "must be one run's"},
+		// Authentication on (the default) needs somewhere to keep the
+		// generated passwords.
+		{"no secrets dir", nil, provision.FlavorSpec{Source: src}, "no secrets directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cl := sampleCluster()

@@ -2,6 +2,7 @@ package cassandra
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"sort"
@@ -69,37 +70,59 @@ func (d dialer) DialContext(ctx context.Context, network, addr string) (net.Conn
 	return d.fn(ctx, network, addr)
 }
 
+// nodeSession opens a gocql session to one node alone (protocol 4), logged
+// in as l (no credentials when l.User is empty).
+func nodeSession(target func(infra.Host) (string, DialFunc), h infra.Host, timeout time.Duration, l login) (*gocql.Session, error) {
+	addr, dial := target(h)
+	c := gocql.NewCluster(addr)
+	c.ProtoVersion = 4
+	c.Timeout = timeout
+	c.ConnectTimeout = timeout
+	c.NumConns = 1
+	c.Consistency = gocql.One
+	// That node alone: no ring discovery, no events, no other hosts.
+	c.DisableInitialHostLookup = true
+	c.Events.DisableNodeStatusEvents = true
+	c.Events.DisableTopologyEvents = true
+	c.Events.DisableSchemaEvents = true
+	// One connection attempt per probe: the caller polls. (MaxRetries
+	// 0 makes gocql v1.7.0 put a nil connection in the pool and panic.)
+	c.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: time.Second}
+	c.Logger = quietLogger{}
+	if dial != nil {
+		c.Dialer = dialer{dial}
+	}
+	if l.User != "" {
+		c.Authenticator = gocql.PasswordAuthenticator{Username: l.User, Password: l.Password}
+	}
+	s, err := c.CreateSession()
+	if err != nil && l.User != "" {
+		return nil, fmt.Errorf("as %s: %w", l.User, err)
+	}
+	return s, err
+}
+
 // gocqlProbe is the default Probe: a real CQL handshake (protocol 4) with
-// one node, then its local tables.
-func gocqlProbe(target func(infra.Host) (string, DialFunc), timeout time.Duration) Probe {
+// one node, logged in with the first of logins() the node accepts, then
+// its local tables.
+func gocqlProbe(target func(infra.Host) (string, DialFunc), timeout time.Duration, logins func() []login) Probe {
 	return func(ctx context.Context, h infra.Host) (NodeState, error) {
-		addr, dial := target(h)
-		c := gocql.NewCluster(addr)
-		c.ProtoVersion = 4
-		c.Timeout = timeout
-		c.ConnectTimeout = timeout
-		c.NumConns = 1
-		c.Consistency = gocql.One
-		// That node alone: no ring discovery, no events, no other hosts.
-		c.DisableInitialHostLookup = true
-		c.Events.DisableNodeStatusEvents = true
-		c.Events.DisableTopologyEvents = true
-		c.Events.DisableSchemaEvents = true
-		// One connection attempt per probe: the caller polls. (MaxRetries
-		// 0 makes gocql v1.7.0 put a nil connection in the pool and panic.)
-		c.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: time.Second}
-		c.Logger = quietLogger{}
-		if dial != nil {
-			c.Dialer = dialer{dial}
+		var s *gocql.Session
+		var errs []string
+		for _, l := range logins() {
+			var err error
+			if s, err = nodeSession(target, h, timeout, l); err == nil {
+				break
+			}
+			errs = append(errs, err.Error())
 		}
-		s, err := c.CreateSession()
-		if err != nil {
-			return NodeState{}, err
+		if s == nil {
+			return NodeState{}, errors.New(strings.Join(errs, "; "))
 		}
 		defer s.Close()
 		var st NodeState
 		var schema, hostID gocql.UUID
-		err = s.Query(`SELECT release_version, schema_version, host_id, bootstrapped, cluster_name, tokens FROM system.local WHERE key = 'local'`).
+		err := s.Query(`SELECT release_version, schema_version, host_id, bootstrapped, cluster_name, tokens FROM system.local WHERE key = 'local'`).
 			WithContext(ctx).Scan(&st.ReleaseVersion, &schema, &hostID, &st.Bootstrapped, &st.ClusterName, &st.Tokens)
 		if err != nil {
 			return st, fmt.Errorf("system.local: %w", err)

@@ -34,34 +34,39 @@ const (
 	StoragePort = 7000 // internode
 )
 
-// layout is where the flavor keeps things on one host: everything under
-// Base/cassandra, except the data, which goes to the data dirs.
+// layout is where the flavor keeps things on one host: everything inside
+// the run's own directories (provision.OwnDir), Base/ybbench/cassandra for
+// the software, configuration and logs, <data dir>/ybbench/cassandra for
+// the data; a directory a user already has (such as a distribution's
+// <data dir>/cassandra) is never used or removed.
 type layout struct {
 	Base string
-	Root string // Base/cassandra
+	Root string // Base/ybbench/cassandra
 	Dist string // Root/dist: the uploaded tarball, until extracted
 	Home string // Root/home: the artifacts (lib/, conf/)
 	Conf string // Root/conf: this node's cassandra.yaml, logback.xml, command line
 	Logs string // Root/logs: system.log, cassandra.out
 	Run  string // Root/run: the pid file
 	Tmp  string // Root/tmp: the JVM's temporary files (JNA's native stub)
-	// DataRoots are <data dir>/cassandra for every data dir (Base/data
-	// when the host names none); the first also holds the commit log,
-	// hints, saved caches and CDC.
+	// DataRoots are <data dir>/ybbench/cassandra for every data dir
+	// (Root/data when the host names none, or for a data dir that is the
+	// base itself); the first also holds the commit log, hints, saved
+	// caches and CDC.
 	DataRoots []string
-	// DefaultData is Base/data when the host names no data dir: the
-	// flavor created it and removes it when it is left empty.
-	DefaultData string
-	PIDFile     string
-	Out         string // the JVM's stdout and stderr
-	Log         string // Cassandra's system.log
+	// Parents are the directories whose own directories (Parent/ybbench)
+	// the run claims before writing and releases on Wipe: Base and every
+	// data dir.
+	Parents []string
+	PIDFile string
+	Out     string // the JVM's stdout and stderr
+	Log     string // Cassandra's system.log
 	// Tag is put in the node's environment as YBBENCH_SERVER=<Tag>, so
 	// that a stop never signals a process that merely reuses the pid.
 	Tag string
 }
 
 func layoutOf(h infra.Host) layout {
-	root := path.Join(h.Base, "cassandra")
+	root := path.Join(provision.OwnDir(h.Base), "cassandra")
 	l := layout{
 		Base:    h.Base,
 		Root:    root,
@@ -75,14 +80,19 @@ func layoutOf(h infra.Host) layout {
 		Out:     path.Join(root, "logs", "cassandra.out"),
 		Log:     path.Join(root, "logs", "system.log"),
 		Tag:     path.Join(root, "cassandra"),
+		Parents: provision.OwnParents(h),
 	}
-	dirs := h.DataDirs
-	if len(dirs) == 0 {
-		l.DefaultData = path.Join(h.Base, "data")
-		dirs = []string{l.DefaultData}
+	for _, d := range h.DataDirs {
+		if d == h.Base {
+			// Root itself belongs to root; the data needs a directory of
+			// the service user's.
+			l.DataRoots = append(l.DataRoots, path.Join(root, "data"))
+			continue
+		}
+		l.DataRoots = append(l.DataRoots, path.Join(provision.OwnDir(d), "cassandra"))
 	}
-	for _, d := range dirs {
-		l.DataRoots = append(l.DataRoots, path.Join(d, "cassandra"))
+	if len(l.DataRoots) == 0 {
+		l.DataRoots = []string{path.Join(root, "data")}
 	}
 	return l
 }
@@ -101,7 +111,7 @@ func render(name string, data any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, err := provision.RenderWith(name, scripts.Proc+string(lib)+string(text), data, nil)
+	s, err := provision.RenderWith(name, scripts.Proc+scripts.Own+string(lib)+string(text), data, provision.OwnFuncs)
 	if err != nil {
 		return "", fmt.Errorf("cassandra: render %s: %w", name, err)
 	}
@@ -114,6 +124,8 @@ type prepareData struct {
 	Host, User string
 	Shared     bool
 	Java       string // the java setting; "" to look for one
+	// RunID and Version mark the own directories the script claims.
+	RunID, Version string
 	layout
 }
 
@@ -149,6 +161,8 @@ func renderStart(d startData) (string, error) { return render("start", d) }
 type stopData struct {
 	Host  string
 	Grace int
+	// RunID is the run whose own directories wipe.sh releases.
+	RunID string
 	layout
 }
 
@@ -173,6 +187,9 @@ type yamlData struct {
 	Hints       string
 	SavedCaches string
 	CDCRaw      string
+	// Authenticator is PasswordAuthenticator, or AllowAllAuthenticator
+	// for a run without authentication (--db-auth=off).
+	Authenticator string
 	// Tunables are the flavor's defaults for the keys a run may set,
 	// overridden by the run's settings, in key order.
 	Tunables []kv
@@ -204,21 +221,26 @@ func tunables(overrides map[string]string) []kv {
 }
 
 // nodeYAML is one node's cassandra.yaml data.
-func nodeYAML(h infra.Host, clusterName, token, seed string, overrides map[string]string) yamlData {
+func nodeYAML(h infra.Host, clusterName, token, seed string, noAuth bool, overrides map[string]string) yamlData {
 	l := layoutOf(h)
+	auth := "PasswordAuthenticator"
+	if noAuth {
+		auth = "AllowAllAuthenticator"
+	}
 	d := yamlData{
-		Host:        h.Name,
-		ClusterName: clusterName,
-		Token:       token,
-		Seeds:       net.JoinHostPort(seed, strconv.Itoa(StoragePort)),
-		Address:     h.PrivateIP,
-		NativePort:  NativePort,
-		StoragePort: StoragePort,
-		CommitLog:   path.Join(l.DataRoots[0], "commitlog"),
-		Hints:       path.Join(l.DataRoots[0], "hints"),
-		SavedCaches: path.Join(l.DataRoots[0], "saved_caches"),
-		CDCRaw:      path.Join(l.DataRoots[0], "cdc_raw"),
-		Tunables:    tunables(overrides),
+		Host:          h.Name,
+		Authenticator: auth,
+		ClusterName:   clusterName,
+		Token:         token,
+		Seeds:         net.JoinHostPort(seed, strconv.Itoa(StoragePort)),
+		Address:       h.PrivateIP,
+		NativePort:    NativePort,
+		StoragePort:   StoragePort,
+		CommitLog:     path.Join(l.DataRoots[0], "commitlog"),
+		Hints:         path.Join(l.DataRoots[0], "hints"),
+		SavedCaches:   path.Join(l.DataRoots[0], "saved_caches"),
+		CDCRaw:        path.Join(l.DataRoots[0], "cdc_raw"),
+		Tunables:      tunables(overrides),
 	}
 	for _, r := range l.DataRoots {
 		d.DataFiles = append(d.DataFiles, path.Join(r, "data"))

@@ -3,6 +3,7 @@ package cassandra
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"text/template"
@@ -37,7 +38,7 @@ func TestRenderedScriptsGolden(t *testing.T) {
 	db1, db2 := c.Hosts[0], c.Hosts[1]
 	l1, l2 := layoutOf(db1), layoutOf(db2)
 	a := sampleArtifacts()
-	yamlText, err := renderYAML(nodeYAML(db1, "ybbench-r1", Tokens(3)[0], db1.PrivateIP, nil))
+	yamlText, err := renderYAML(nodeYAML(db1, "ybbench-r1", Tokens(3)[0], db1.PrivateIP, false, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +48,10 @@ func TestRenderedScriptsGolden(t *testing.T) {
 		render func() (string, error)
 	}{
 		{"prepare-shared", func() (string, error) {
-			return renderPrepare(prepareData{Host: "db1", User: "ybbench", Shared: true, layout: l1})
+			return renderPrepare(prepareData{Host: "db1", User: "ybbench", Shared: true, RunID: "r1", Version: "v0.9.0", layout: l1})
 		}},
 		{"prepare-own", func() (string, error) {
-			return renderPrepare(prepareData{Host: "db2", User: "ybbench", Java: "/opt/jdk-17/bin/java", layout: l2})
+			return renderPrepare(prepareData{Host: "db2", User: "ybbench", Java: "/opt/jdk-17/bin/java", RunID: "r1", Version: "v0.9.0", layout: l2})
 		}},
 		{"install", func() (string, error) {
 			return renderInstall(installData{Host: "db2", User: "ybbench", Tarball: l2.Dist + "/cassandra-5.0.9-0123456789abcdef.tar.gz",
@@ -61,8 +62,8 @@ func TestRenderedScriptsGolden(t *testing.T) {
 				Grace: 60, YAML: yamlText, Command: command("/usr/lib/jvm/java-17-openjdk-amd64/bin/java", l1, a, "512M", 5*time.Second), layout: l1})
 		}},
 		{"stop", func() (string, error) { return renderStop(stopData{Host: "db1", Grace: 60, layout: l1}) }},
-		{"wipe", func() (string, error) { return renderWipe(stopData{Host: "db1", Grace: 60, layout: l1}) }},
-		{"wipe-datadirs", func() (string, error) { return renderWipe(stopData{Host: "db2", Grace: 60, layout: l2}) }},
+		{"wipe", func() (string, error) { return renderWipe(stopData{Host: "db1", Grace: 60, RunID: "r1", layout: l1}) }},
+		{"wipe-datadirs", func() (string, error) { return renderWipe(stopData{Host: "db2", Grace: 60, RunID: "r1", layout: l2}) }},
 		{"status", func() (string, error) { return renderStatus(stopData{Host: "db1", layout: l1}) }},
 	}
 	for _, c := range cases {
@@ -83,7 +84,7 @@ func TestRenderedYAMLGolden(t *testing.T) {
 	tokens := Tokens(len(dbs))
 	overrides := map[string]string{"concurrent_writes": "64", "memtable_allocation_type": "offheap_objects"}
 	for i, h := range dbs {
-		got, err := renderYAML(nodeYAML(h, clusterName(c.Name), tokens[i], dbs[0].PrivateIP, overrides))
+		got, err := renderYAML(nodeYAML(h, clusterName(c.Name), tokens[i], dbs[0].PrivateIP, false, overrides))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,14 +96,15 @@ func TestRenderedYAMLGolden(t *testing.T) {
 		for k, want := range map[string]string{
 			"num_tokens": "1", "initial_token": tokens[i], "auto_bootstrap": "false", "seed_provider": "10.213.0.2:7000",
 			"listen_address": h.PrivateIP, "rpc_address": h.PrivateIP, "native_transport_port": "9042", "storage_port": "7000",
-			"authenticator": "AllowAllAuthenticator", "concurrent_writes": "64", "memtable_allocation_type": "offheap_objects",
+			"authenticator": "PasswordAuthenticator", "authorizer": "AllowAllAuthorizer", "concurrent_writes": "64", "memtable_allocation_type": "offheap_objects",
 			"commitlog_sync_period": "10000ms", "cluster_name": "ybbench-r1",
 		} {
 			if flat[k] != want {
 				t.Errorf("%s: %s = %q, want %q", h.Name, k, flat[k], want)
 			}
 		}
-		// Data in the data dirs (or Base/data), one data directory per data dir.
+		// Data in the data dirs' own directories (or Root/data), one data
+		// directory per data dir.
 		if want := len(layoutOf(h).DataRoots); strings.Count(flat["data_file_directories"], ",")+1 != want {
 			t.Errorf("%s: data_file_directories %q, want %d", h.Name, flat["data_file_directories"], want)
 		}
@@ -113,7 +115,7 @@ func TestRenderedYAMLGolden(t *testing.T) {
 // syntax and parses it back: each value must come back exactly, and no
 // key may be added.
 func TestYAMLKeepsHostileValues(t *testing.T) {
-	d := nodeYAML(infra.Host{Name: "h", PrivateIP: "10.0.0.1", Base: "/b"}, "x\": y\nauthenticator: PasswordAuthenticator #", "0", "10.0.0.1", nil)
+	d := nodeYAML(infra.Host{Name: "h", PrivateIP: "10.0.0.1", Base: "/b"}, "x\": y\nauthenticator: PasswordAuthenticator #", "0", "10.0.0.1", true, nil)
 	d.Host = "h\n- [evil]"
 	got, err := renderYAML(d)
 	if err != nil {
@@ -235,25 +237,49 @@ func TestStartScriptKeepsHostileValues(t *testing.T) {
 	}
 }
 
-func TestLayoutKeepsEverythingUnderBaseAndDataDirs(t *testing.T) {
-	for _, h := range sampleCluster().ByRole(infra.RoleDB) {
+// Everything the flavor writes is inside the run's own directories:
+// Base/ybbench/cassandra and <data dir>/ybbench/cassandra, never a
+// <data dir>/cassandra a user (or a distribution's package) may have.
+func TestLayoutKeepsEverythingInTheOwnDirectories(t *testing.T) {
+	hosts := sampleCluster().ByRole(infra.RoleDB)
+	// A data dir that is the base itself: the data still has a directory
+	// of its own, inside the run's.
+	hosts = append(hosts, infra.Host{Name: "db4", Base: "/srv/yb", DataDirs: []string{"/srv/yb", "/mnt/d0"}})
+	for _, h := range hosts {
 		l := layoutOf(h)
 		for _, p := range []string{l.Root, l.Dist, l.Home, l.Conf, l.Logs, l.Run, l.Tmp, l.PIDFile, l.Out, l.Log} {
-			if !strings.HasPrefix(p, h.Base+"/cassandra") {
-				t.Errorf("%s: %s is outside Base/cassandra", h.Name, p)
+			if !strings.HasPrefix(p, h.Base+"/ybbench/cassandra") {
+				t.Errorf("%s: %s is outside Base/ybbench/cassandra", h.Name, p)
 			}
 		}
-		for i, r := range l.DataRoots {
-			want := filepath.Join(h.Base, "data", "cassandra")
-			if len(h.DataDirs) > 0 {
-				want = filepath.Join(h.DataDirs[i], "cassandra")
-			}
-			if r != want {
-				t.Errorf("%s: data root %s, want %s", h.Name, r, want)
+		var want []string
+		for _, d := range h.DataDirs {
+			if d == h.Base {
+				want = append(want, h.Base+"/ybbench/cassandra/data")
+			} else {
+				want = append(want, d+"/ybbench/cassandra")
 			}
 		}
-		if (l.DefaultData != "") != (len(h.DataDirs) == 0) {
-			t.Errorf("%s: DefaultData %q with data dirs %v", h.Name, l.DefaultData, h.DataDirs)
+		if len(want) == 0 {
+			want = []string{h.Base + "/ybbench/cassandra/data"}
+		}
+		if strings.Join(l.DataRoots, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: data roots %v, want %v", h.Name, l.DataRoots, want)
+		}
+		for _, r := range l.DataRoots {
+			if slices.Contains(h.DataDirs, filepath.Dir(r)) || r == filepath.Join(h.Base, "cassandra") {
+				t.Errorf("%s: data root %s is not inside an own directory", h.Name, r)
+			}
+		}
+		// Base and each data dir once: what Claim and Release get.
+		wantParents := []string{h.Base}
+		for _, d := range h.DataDirs {
+			if !slices.Contains(wantParents, d) {
+				wantParents = append(wantParents, d)
+			}
+		}
+		if strings.Join(l.Parents, " ") != strings.Join(wantParents, " ") {
+			t.Errorf("%s: parents %v, want %v", h.Name, l.Parents, wantParents)
 		}
 	}
 }
@@ -265,11 +291,11 @@ func TestCommandLine(t *testing.T) {
 	line := strings.Join(cmd, " ")
 	for _, want := range []string{
 		"/usr/bin/java -XX:+UseG1GC -Xss256k --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -Xms1G -Xmx1G ",
-		"-javaagent:/runs/r1/hosts/db1/cassandra/home/lib/jamm-0.4.0.jar",
-		"-Dcassandra.config=file:///runs/r1/hosts/db1/cassandra/conf/cassandra.yaml",
+		"-javaagent:/runs/r1/hosts/db1/ybbench/cassandra/home/lib/jamm-0.4.0.jar",
+		"-Dcassandra.config=file:///runs/r1/hosts/db1/ybbench/cassandra/conf/cassandra.yaml",
 		"-Dcassandra-foreground=yes", "-Dcassandra.skip_wait_for_gossip_to_settle=0", "-Dcassandra.ring_delay_ms=5000",
-		"-Djava.io.tmpdir=/runs/r1/hosts/db1/cassandra/tmp",
-		"-cp /runs/r1/hosts/db1/cassandra/conf:/runs/r1/hosts/db1/cassandra/home/lib/* org.apache.cassandra.service.CassandraDaemon",
+		"-Djava.io.tmpdir=/runs/r1/hosts/db1/ybbench/cassandra/tmp",
+		"-cp /runs/r1/hosts/db1/ybbench/cassandra/conf:/runs/r1/hosts/db1/ybbench/cassandra/home/lib/* org.apache.cassandra.service.CassandraDaemon",
 	} {
 		if !strings.Contains(line, want) {
 			t.Errorf("command line lacks %q:\n%s", want, line)
