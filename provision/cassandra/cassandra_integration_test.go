@@ -24,6 +24,7 @@ import (
 	"github.com/gocql/gocql"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/internal/sshdtest"
 	"github.com/ybbench/ybbench/provision/localexec"
@@ -584,5 +585,63 @@ func TestIntegrationOneNodeOverSSH(t *testing.T) {
 	}
 	if _, err := os.Stat(provision.OwnDir(h.Base)); err == nil {
 		t.Errorf("%s left after Wipe", provision.OwnDir(h.Base))
+	}
+}
+
+// TestIntegrationRefusesDirectoriesNotTheRuns runs the real prepare script
+// on this machine over a base whose ybbench/ has no marker (a user's), then
+// one marked by another run: Install stops with exit 4 naming it (and the
+// other run), before any JVM or upload, and leaves the directory as it was;
+// Wipe leaves it too.
+func TestIntegrationRefusesDirectoriesNotTheRuns(t *testing.T) {
+	needs(t, os.Geteuid() == 0, "needs root (the flavor's scripts run as root)")
+	_, err := user.Lookup("ybbench")
+	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := filepath.Join(dir, "db1")
+	own := provision.OwnDir(base)
+	if err := os.MkdirAll(filepath.Join(own, "cassandra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(own, "cassandra", "notes"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &infra.Cluster{Name: "it-own", Hosts: []infra.Host{{Name: "db1", Roles: []infra.Role{infra.RoleDB},
+		PrivateIP: "127.0.0.6", Base: base, ServiceUser: "ybbench", Shared: true}}}
+	r := &countingRunner{Runner: localexec.New(localexec.WithLogDir(filepath.Join(dir, "logs")))}
+	f := New(WithTarballDir(filepath.Join(dir, "dist")))
+	spec := provision.FlavorSpec{Source: fakeSource(t), RunID: c.Name, SecretsDir: filepath.Join(dir, "secrets")}
+	before := snapshotDirs(t, []string{own})
+
+	for _, marker := range []string{"", "run=other-run\nversion=x\n"} {
+		if marker != "" {
+			if err := os.WriteFile(filepath.Join(own, provision.OwnerMarker), []byte(marker), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before = snapshotDirs(t, []string{own})
+		}
+		_, err := f.Install(context.Background(), r, c, spec)
+		want := own + " exists and has no " + provision.OwnerMarker
+		if marker != "" {
+			want = own + " belongs to run other-run: ybbench down --run other-run"
+		}
+		if err == nil || exitcode.Of(err) != exitcode.Provision || !strings.Contains(err.Error(), want) {
+			t.Errorf("install over %s (marker %q): %v (exit %d), want exit 4 saying %q", own, marker, err, exitcode.Of(err), want)
+		}
+		if r.puts.Load() != 0 {
+			t.Errorf("uploaded %d times before the directory was claimed", r.puts.Load())
+		}
+		if err := f.Wipe(context.Background(), r, c); err != nil {
+			t.Errorf("wipe: %v", err)
+		}
+		if got := snapshotDirs(t, []string{own}); got != before {
+			t.Errorf("the directory not the run's changed:\nbefore:\n%s\nafter:\n%s", before, got)
+		}
 	}
 }
