@@ -64,7 +64,7 @@ const (
 	perHost      = "set per host by the flavor from cluster.json (private IP, data dirs, placement); change the cluster, not Settings"
 	fromRF       = "set from FlavorSpec.RF"
 	fixedPort    = "the flavor fixes the web server ports (7000 master, 9000 tserver) so readiness and metrics know where to look"
-	noAuthYet    = "authenticated clusters are not wired into the deployment's credentials yet"
+	fromDBAuth   = "set by the flavor from --db-auth (FlavorSpec.NoAuth): on by default, off only for the seeds' unauthenticated setup"
 	noFlagfile   = "the flavor passes every flag on the command line; put the flags in Settings instead"
 	noPerHostDir = "per-host directories are not supported yet (WAL goes to the data dirs, as by default)"
 	noBroadcast  = "per-host broadcast addresses are not supported; the flavor binds private IPs"
@@ -102,15 +102,19 @@ var knownFlags = map[string]flagInfo{
 	"ysql_hba_conf_csv":                      {onTServer, ""},
 	"ysql_pg_conf_csv":                       {onTServer, ""},
 	"ysql_max_connections":                   {onTServer, ""},
+	// Set by the flavor from FlavorSpec.NoAuth (§5.2, D10).
+	"ysql_enable_auth":             {onTServer, fromDBAuth},
+	"use_cassandra_authentication": {onTServer, fromDBAuth},
 	// Known but refused.
-	"ysql_enable_auth":             {onTServer, noAuthYet},
-	"use_cassandra_authentication": {onTServer, noAuthYet},
-	"flagfile":                     {onBoth, noFlagfile},
-	"fs_wal_dirs":                  {onBoth, noPerHostDir},
-	"server_broadcast_addresses":   {onBoth, noBroadcast},
+	"flagfile":                   {onBoth, noFlagfile},
+	"fs_wal_dirs":                {onBoth, noPerHostDir},
+	"server_broadcast_addresses": {onBoth, noBroadcast},
 }
 
 var flagName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// hbaTrust finds a trust method in a ysql_hba.conf rule list.
+var hbaTrust = regexp.MustCompile(`(?i)(^|[\s,"])trust($|[\s,"])`)
 
 // flagSettings are FlavorSpec.Settings sorted out per server: flag name to
 // value (serverFlags renders them sorted by name).
@@ -124,7 +128,10 @@ type flagSettings struct {
 // without a leading "--"), applied to every server the flag belongs to, or
 // "master.<flag>" / "tserver.<flag>" for one server; the prefixed form wins
 // over the bare one for its server. Every problem is reported at once.
-func parseSettings(settings map[string]string, allowUnknown bool) (flagSettings, error) {
+//
+// With auth (not FlavorSpec.NoAuth), a ysql_hba_conf_csv with a trust rule
+// is refused: it would let clients in without the generated password.
+func parseSettings(settings map[string]string, allowUnknown, auth bool) (flagSettings, error) {
 	fs := flagSettings{master: map[string]string{}, tserver: map[string]string{}}
 	keys := make([]string, 0, len(settings))
 	for k := range settings {
@@ -160,6 +167,10 @@ func parseSettings(settings map[string]string, allowUnknown bool) (flagSettings,
 			continue
 		}
 		info, known := knownFlags[name]
+		if auth && name == "ysql_hba_conf_csv" && hbaTrust.MatchString(value) {
+			problems = append(problems, fmt.Sprintf("setting %q: a trust rule lets clients in without a password, and the cluster is authenticated (--db-auth=on): use md5 or scram-sha-256 rules, or --db-auth=off for the seeds' open setup", key))
+			continue
+		}
 		switch {
 		case known && info.refused != "":
 			problems = append(problems, fmt.Sprintf("setting %q: --%s cannot be set in Settings: %s", key, name, info.refused))
@@ -220,6 +231,9 @@ type topology struct {
 	masters  []infra.Host // the first RF db hosts
 	rf       int
 	settings flagSettings
+	// auth turns on password authentication on both APIs (the default;
+	// off with FlavorSpec.NoAuth).
+	auth bool
 }
 
 func hostPort(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }
@@ -275,6 +289,13 @@ func serverFlags(srv server, h infra.Host, t topology) []serverFlag {
 	if srv == tserver {
 		add("pgsql_proxy_bind_address", hostPort(h.PrivateIP, ysqlPort))
 		add("cql_proxy_bind_address", hostPort(h.PrivateIP, ycqlPort))
+		if t.auth {
+			// Passwords required on YSQL and YCQL (specs/yugabyte-deploy.md
+			// §5.2 and §7, D10, D13, D14); the default passwords are
+			// replaced right after the start (auth.sh).
+			add("ysql_enable_auth", "true")
+			add("use_cassandra_authentication", "true")
+		}
 	}
 	settings := t.settings.master
 	if srv == tserver {

@@ -73,7 +73,7 @@ func allPassableSettings() map[string]string {
 // every host of a sample cluster, with no Settings and with every settable
 // flag set, and checks each flag name against the spec's tables.
 func TestEveryRenderedFlagIsInTheSpec(t *testing.T) {
-	all, err := parseSettings(allPassableSettings(), false)
+	all, err := parseSettings(allPassableSettings(), false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestServerFlags(t *testing.T) {
 	want := map[string]string{
 		"master_addresses":    "10.0.0.1:7100,10.0.0.2:7100,10.0.0.3:7100",
 		"rpc_bind_addresses":  "10.0.0.1:7100",
-		"fs_data_dirs":        "/mnt/d0,/mnt/d1",
+		"fs_data_dirs":        "/mnt/d0/ybbench/yugabyte-data,/mnt/d1/ybbench/yugabyte-data",
 		"replication_factor":  "3",
 		"placement_cloud":     "aws",
 		"placement_region":    "us-west-2",
@@ -130,7 +130,7 @@ func TestServerFlags(t *testing.T) {
 	want = map[string]string{
 		"tserver_master_addrs":     "10.0.0.1:7100,10.0.0.2:7100,10.0.0.3:7100",
 		"rpc_bind_addresses":       "10.0.0.3:9100",
-		"fs_data_dirs":             "/var/lib/ybbench/db3/data",
+		"fs_data_dirs":             "/var/lib/ybbench/db3/ybbench/yugabyte-data",
 		"placement_cloud":          "aws",
 		"placement_region":         "us-west-2",
 		"placement_zone":           "us-west-2a",
@@ -139,9 +139,21 @@ func TestServerFlags(t *testing.T) {
 		"enable_ysql":              "true",
 		"pgsql_proxy_bind_address": "10.0.0.3:5433",
 		"cql_proxy_bind_address":   "10.0.0.3:9042",
+		// Authentication on by default (specs/yugabyte-deploy.md §5.2, §7).
+		"ysql_enable_auth":             "true",
+		"use_cassandra_authentication": "true",
 	}
 	if !equalMaps(ts, want) {
 		t.Errorf("tserver flags on db3:\n got %v\nwant %v", ts, want)
+	}
+	// --db-auth=off: the seeds' flags, without either auth flag.
+	open := topo
+	open.auth = false
+	ts = flagMap(serverFlags(tserver, *db3, open))
+	delete(want, "ysql_enable_auth")
+	delete(want, "use_cassandra_authentication")
+	if !equalMaps(ts, want) {
+		t.Errorf("tserver flags on db3 without auth:\n got %v\nwant %v", ts, want)
 	}
 
 	// IPv6 addresses are bracketed; empty placement is left to the
@@ -176,7 +188,7 @@ func TestSettings(t *testing.T) {
 		"ysql_max_connections":       "400",
 		"master.max_clock_skew_usec": "300000",
 		"enable_ysql":                "false",
-	}, false)
+	}, false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +222,10 @@ func TestSettingsRefused(t *testing.T) {
 		{"master.master_addresses", "x", "set per host by the flavor"},
 		{"replication_factor", "1", "FlavorSpec.RF"},
 		{"webserver_port", "8000", "fixes the web server ports"},
-		{"ysql_enable_auth", "true", "not wired"},
+		{"ysql_enable_auth", "false", "set by the flavor from --db-auth"},
+		{"tserver.use_cassandra_authentication", "false", "set by the flavor from --db-auth"},
+		{"ysql_hba_conf_csv", "host all all 0.0.0.0/0 trust", "a trust rule lets clients in without a password"},
+		{"tserver.ysql_hba_conf_csv", `local all all md5,"host all all ::0/0 TRUST"`, "a trust rule"},
 		{"flagfile", "/etc/yb.conf", "on the command line"},
 		{"master.ysql_max_connections", "10", "not a yb-master flag"},
 		{"Enable-YSQL", "true", "not a flag name"},
@@ -221,7 +236,7 @@ func TestSettingsRefused(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.key, func(t *testing.T) {
-			_, err := parseSettings(map[string]string{c.key: c.value}, false)
+			_, err := parseSettings(map[string]string{c.key: c.value}, false, true)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}
@@ -230,8 +245,12 @@ func TestSettingsRefused(t *testing.T) {
 			}
 		})
 	}
+	// Without auth (--db-auth=off) the seeds' trust rules are allowed.
+	if _, err := parseSettings(map[string]string{"ysql_hba_conf_csv": "host all all 0.0.0.0/0 trust"}, false, false); err != nil {
+		t.Errorf("a trust rule without auth: %v", err)
+	}
 	// Every problem is reported at once.
-	_, err := parseSettings(map[string]string{"nope_one": "1", "nope_two": "2"}, false)
+	_, err := parseSettings(map[string]string{"nope_one": "1", "nope_two": "2"}, false, true)
 	if err == nil || !strings.Contains(err.Error(), "nope_one") || !strings.Contains(err.Error(), "nope_two") {
 		t.Errorf("both problems should be reported: %v", err)
 	}
@@ -241,7 +260,7 @@ func TestSettingsUnknownAllowed(t *testing.T) {
 	fs, err := parseSettings(map[string]string{
 		"use_node_to_node_encryption":   "true",
 		"tserver.ysql_num_shards_pilot": "2",
-	}, true)
+	}, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +275,7 @@ func TestSettingsUnknownAllowed(t *testing.T) {
 		t.Errorf("unknown = %v", fs.unknown)
 	}
 	// Refused flags stay refused with the escape.
-	if _, err := parseSettings(map[string]string{"fs_data_dirs": "/x"}, true); err == nil {
+	if _, err := parseSettings(map[string]string{"fs_data_dirs": "/x"}, true, true); err == nil {
 		t.Error("fs_data_dirs accepted with AllowUnknownFlags")
 	}
 }

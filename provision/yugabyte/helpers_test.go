@@ -42,7 +42,7 @@ func sampleTopology(settings flagSettings) topology {
 	if settings.master == nil {
 		settings = flagSettings{master: map[string]string{}, tserver: map[string]string{}}
 	}
-	return topology{masters: db[:3], rf: 3, settings: settings}
+	return topology{masters: db[:3], rf: 3, settings: settings, auth: true}
 }
 
 // apiState is what a fake master API answers at one moment.

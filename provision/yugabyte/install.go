@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path"
 	"sort"
@@ -18,15 +19,22 @@ import (
 
 // Install installs YugabyteDB on the cluster's db hosts and starts it:
 //
-//  1. prepare every db host (service user, directories under Base/yugabyte
-//     and the data dirs, transparent hugepages, clock and kernel checks);
+//  1. prepare every db host: the run's own directories claimed
+//     (provision.OwnDir of Base and of each data dir, marked with the run
+//     id before anything is written; a directory the run did not make
+//     stops the install with exit 4), the service user, directories inside
+//     them, transparent hugepages, clock and kernel checks;
 //  2. bring the tarball there: downloaded with curl for a URL, or uploaded
 //     through the Runner for a local path, skipped when the host already
 //     has it with the right sha256; check the sha256, extract it once, run
 //     bin/post_install.sh once;
 //  3. stop servers of an earlier Install, start yb-master on the first RF
 //     db hosts, wait for a master leader, start yb-tserver on every db
-//     host, wait until the cluster is whole (readiness: see ready.go).
+//     host, wait until the cluster is whole (readiness: see ready.go);
+//  4. unless FlavorSpec.NoAuth: the tservers run with --ysql_enable_auth
+//     and --use_cassandra_authentication, and the default passwords are
+//     replaced by generated ones, kept only in FlavorSpec.SecretsDir
+//     (auth.sh; every tserver then checks a login with them).
 //
 // The Deployment lists the YSQL and YCQL endpoints of every tserver, every
 // flag passed and every check recorded (Settings), and the server
@@ -65,14 +73,13 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 
 	// 1 and 2: prepare, bring the tarball, install.
 	hosts, err := provision.Parallel(ctx, p.db, par, func(ctx context.Context, h infra.Host) (hostInstall, error) {
-		return f.installHost(ctx, r, h, p.src, log.With("host", h.Name))
+		return f.installHost(ctx, r, h, p, log.With("host", h.Name))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("yugabyte: install: %w", err)
 	}
 	dep := &provision.Deployment{
 		Flavor:   Name,
-		User:     "yugabyte",
 		Database: "yugabyte",
 		Settings: map[string]string{},
 	}
@@ -127,6 +134,17 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	}
 	log.Info("ready", "leader", obs.leaders[0].Name, "elapsed", time.Since(start).Round(time.Millisecond))
 
+	// 4: the passwords.
+	if p.auth {
+		if err := f.setPasswords(ctx, r, p, software, dep, log.With("stage", "auth")); err != nil {
+			return nil, err
+		}
+	} else {
+		// The seeds' setup: no passwords on either API; the report marks it.
+		dep.User = "yugabyte"
+		dep.Settings["auth"] = "off"
+	}
+
 	for _, h := range p.db {
 		if p.settings.ysqlEnabled() {
 			dep.YSQL = append(dep.YSQL, provision.Endpoint{Host: h.Name, Addr: h.PrivateIP, Port: ysqlPort})
@@ -143,15 +161,17 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 }
 
 // installHost prepares one host and installs the tarball there.
-func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Host, src source, log *slog.Logger) (hostInstall, error) {
+func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Host, p plan, log *slog.Logger) (hostInstall, error) {
 	out := hostInstall{host: h}
+	src := p.src
 	l := layoutOf(h)
 	tarball := path.Join(l.Download, src.name)
-	script, err := renderPrepare(prepareData{Host: h.Name, User: h.ServiceUser, Shared: h.Shared, THPDir: f.cfg.thpDir, Tarball: tarball, layout: l})
+	script, err := renderPrepare(prepareData{Host: h.Name, User: h.ServiceUser, Shared: h.Shared, THPDir: f.cfg.thpDir, Tarball: tarball,
+		RunID: p.mark.RunID, Version: p.mark.Version, layout: l})
 	if err != nil {
 		return out, err
 	}
-	if out.prepare, err = runScript(ctx, r, h, "yugabyte-prepare", script); err != nil {
+	if out.prepare, err = runOwnScript(ctx, r, h, "yugabyte-prepare", script); err != nil {
 		return out, err
 	}
 	if src.local != "" {
@@ -166,11 +186,23 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 			log.Info("uploaded", "stage", "upload", "dst", tarball, "elapsed", time.Since(start).Round(time.Millisecond))
 		}
 	}
-	script, err = renderInstall(installData{Host: h.Name, User: h.ServiceUser, Tarball: tarball, URL: src.url, SHA256: src.sha256, layout: l})
-	if err != nil {
+	d := installData{Host: h.Name, User: h.ServiceUser, Tarball: tarball, SHA256: src.sha256, layout: l}
+	var stdin io.Reader
+	if src.url != "" {
+		d.Download, d.URL, d.Proto = true, provision.RedactURL(src.url), "=https"
+		if strings.HasPrefix(src.url, "http://") {
+			d.Proto = "=http,https" // the sha256 was given: any copy will do
+		}
+		cfg := curlURL(src.url) + "\n"
+		if src.shaURL != "" {
+			cfg += curlURL(src.shaURL)
+		}
+		stdin = strings.NewReader(cfg + "\n")
+	}
+	if script, err = renderInstall(d); err != nil {
 		return out, err
 	}
-	if out.install, err = runScript(ctx, r, h, "yugabyte-install", script); err != nil {
+	if out.install, err = runScriptIn(ctx, r, h, "yugabyte-install", script, stdin); err != nil {
 		return out, err
 	}
 	out.software, _ = out.install.Last("software")
@@ -185,12 +217,20 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 	return out, nil
 }
 
+// curlURL is the line of a curl configuration file that names u: double
+// quoted, with backslash and double quote escaped (u holds no control
+// character: planInstall refuses them).
+func curlURL(u string) string {
+	return `url = "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(u) + `"`
+}
+
 // recordInstall puts what the hosts said into the deployment, and checks
 // that they all have the same tarball, of the version asked for.
 func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, version string) error {
 	set := dep.Settings
 	set["rf"] = strconv.Itoa(p.rf)
-	set["source"] = p.src.url + p.src.local
+	// The URL as recorded: a token in it stays out of deployment.json.
+	set["source"] = provision.RedactURL(p.src.url) + p.src.local
 	if len(p.settings.unknown) > 0 {
 		set["unknown_flags_allowed"] = strings.Join(p.settings.unknown, ",")
 	}
@@ -200,8 +240,8 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 		sha, _ := h.install.Last("sha256")
 		shas[sha] = append(shas[sha], n)
 		set["software@"+n] = h.software
-		if v, ok := h.install.Last("sha256_expected_from"); ok && p.src.sha256 == "" {
-			set["source.sha256_from@"+n] = v
+		if _, ok := h.install.Last("sha256_expected_from"); ok && p.src.sha256 == "" {
+			set["source.sha256_from@"+n] = provision.RedactURL(p.src.shaURL)
 		}
 		up := "downloaded on the host"
 		if p.src.local != "" {
@@ -214,6 +254,16 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 		for _, k := range []string{"thp", "thp_before", "thp_action", "sysctl", "user_created"} {
 			if v, ok := h.prepare.Last(k); ok {
 				set["os."+k+"@"+n] = v
+			}
+		}
+		// What was changed outside the run's own directories, for the
+		// ledger: a user added, the kernel's hugepage settings.
+		for _, k := range []string{"user_created", "thp_changed"} {
+			if v, ok := h.prepare.Last(k); ok {
+				if dep.HostChanges == nil {
+					dep.HostChanges = map[string][]string{}
+				}
+				dep.HostChanges[n] = append(dep.HostChanges[n], v)
 			}
 		}
 		if lines := h.prepare.All("chrony"); len(lines) > 0 {
@@ -233,7 +283,15 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 	for sha := range shas {
 		set["source.sha256"] = sha
 	}
-	set["source.sha256_checked_against"] = orDefault(p.src.shaFrom, "nothing (URL without FlavorSpec.SHA256; recorded as computed)")
+	shaFrom := p.src.shaFrom
+	if shaFrom == "" {
+		for _, h := range hosts {
+			if _, ok := h.install.Last("sha256_expected_from"); ok {
+				shaFrom = "the release server's .sha over https (" + provision.RedactURL(p.src.shaURL) + ")"
+			}
+		}
+	}
+	set["source.sha256_checked_against"] = orDefault(shaFrom, "nothing (https URL without FlavorSpec.SHA256 and no .sha published; recorded as computed)")
 
 	top := path.Base(hosts[0].software)
 	dirVersion := strings.TrimPrefix(top, "yugabyte-")

@@ -28,6 +28,15 @@ type localRunner struct {
 	mu   sync.Mutex
 	puts map[string]int      // host → Put calls
 	runs map[string][]string // host → steps, in order
+	// scripts are every script run, in order.
+	scripts []string
+}
+
+// allScripts are the scripts run so far.
+func (r *localRunner) allScripts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.scripts...)
 }
 
 var _ provision.Runner = (*localRunner)(nil)
@@ -52,6 +61,7 @@ func (r *localRunner) Run(ctx context.Context, h infra.Host, script string, opts
 	o := provision.Apply(opts)
 	r.mu.Lock()
 	r.runs[h.Name] = append(r.runs[h.Name], o.Step)
+	r.scripts = append(r.scripts, script)
 	r.mu.Unlock()
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc

@@ -22,10 +22,12 @@ import (
 //go:embed scripts/*.sh.tmpl
 var scriptFS embed.FS
 
-var scripts = template.Must(template.Must(template.New("").
+var scripts = template.Must(template.Must(template.Must(template.New("").
 	Funcs(provision.QuoteFuncs).
+	Funcs(provision.OwnFuncs).
 	Option("missingkey=error").
 	Parse(shlib.Proc)).
+	Parse(shlib.Own)).
 	ParseFS(scriptFS, "scripts/*.sh.tmpl"))
 
 func render(name string, data any) (string, error) {
@@ -36,42 +38,63 @@ func render(name string, data any) (string, error) {
 	return b.String(), nil
 }
 
-// layout is where the flavor keeps things on one host: everything under
-// Base/yugabyte, except the data, which goes to the data dirs.
+// layout is where the flavor keeps things on one host: everything inside
+// the run's own directories (provision.OwnDir) — the software, logs and pid
+// files under OwnDir(Base)/yugabyte, the data in OwnDir(d)/yugabyte-data
+// for each data dir d (OwnDir(Base)/yugabyte-data when the host names
+// none). Nothing of the flavor lies outside them, so a Release of the own
+// directories removes all of it.
 type layout struct {
 	Base     string
-	Root     string // Base/yugabyte
+	Own      string // OwnDir(Base)
+	Root     string // Own/yugabyte
 	Download string // Root/download
 	Logs     string // Root/logs
 	Run      string // Root/run (pid files)
-	// Data are the data dirs; DefaultData is set when they are the
-	// default Base/data, which the flavor created and may remove.
-	Data        []string
-	DefaultData string
+	Tmp      string // Root/tmp (0700: the short-lived credential files)
+	// Data are the servers' --fs_data_dirs, one in each own directory.
+	Data []string
+	// DataParents are the data dirs other than Base, whose own
+	// directories the service user owns.
+	DataParents []string
 }
 
 func layoutOf(h infra.Host) layout {
-	root := path.Join(h.Base, "yugabyte")
+	own := provision.OwnDir(h.Base)
+	root := path.Join(own, "yugabyte")
 	l := layout{
 		Base:     h.Base,
+		Own:      own,
 		Root:     root,
 		Download: path.Join(root, "download"),
 		Logs:     path.Join(root, "logs"),
 		Run:      path.Join(root, "run"),
+		Tmp:      path.Join(root, "tmp"),
 		Data:     dataDirs(h),
 	}
-	if len(h.DataDirs) == 0 {
-		l.DefaultData = l.Data[0]
+	for _, p := range provision.OwnParents(h) {
+		if p != h.Base {
+			l.DataParents = append(l.DataParents, p)
+		}
 	}
 	return l
 }
 
-// dataDirs are the host's data dirs, or Base/data.
+// dataDirName is the flavor's directory in an own directory for
+// --fs_data_dirs (the servers make yb-data/ inside it).
+const dataDirName = "yugabyte-data"
+
+// dataDirs are the servers' --fs_data_dirs on a host: OwnDir(d)/yugabyte-data
+// for each data dir d, or OwnDir(Base)/yugabyte-data.
 func dataDirs(h infra.Host) []string {
-	if len(h.DataDirs) > 0 {
-		return h.DataDirs
+	if len(h.DataDirs) == 0 {
+		return []string{path.Join(provision.OwnDir(h.Base), dataDirName)}
 	}
-	return []string{path.Join(h.Base, "data")}
+	out := make([]string, len(h.DataDirs))
+	for i, d := range h.DataDirs {
+		out[i] = path.Join(provision.OwnDir(d), dataDirName)
+	}
+	return out
 }
 
 // proc is one server process on a host, as the scripts see it.
@@ -93,14 +116,17 @@ func procOf(l layout, srv server) proc {
 	}
 }
 
-// prepareData is the input of prepare.sh: OS checks and preparation,
-// directories, and what the host already has of the tarball.
+// prepareData is the input of prepare.sh: the run's own directories
+// claimed, OS checks and preparation, directories, and what the host
+// already has of the tarball.
 type prepareData struct {
 	Host    string
 	User    string
 	Shared  bool
 	THPDir  string
 	Tarball string // where the tarball goes on the host
+	// RunID and Version mark the own directories (provision.Mark).
+	RunID, Version string
 	layout
 }
 
@@ -112,8 +138,16 @@ type installData struct {
 	Host    string
 	User    string
 	Tarball string
-	URL     string // empty for an uploaded tarball
-	SHA256  string // expected; empty when unknown
+	// Download is set for a URL: the script reads curl's configuration
+	// (the full URL, then the .sha URL or an empty line) from its standard
+	// input, so that a token in the URL is on no command line and in no
+	// script; URL is the redacted URL, for messages only.
+	Download bool
+	URL      string
+	// Proto is curl's --proto-redir list: a download that began over
+	// https never follows a redirect to http.
+	Proto  string
+	SHA256 string // expected; empty when unknown
 	layout
 }
 
@@ -159,8 +193,8 @@ type startData struct {
 
 func renderStart(d startData) (string, error) { return render("start.sh.tmpl", d) }
 
-// stopData is the input of stop.sh and wipe.sh: the servers to stop, in
-// order, each with SIGTERM, a bounded wait, then SIGKILL.
+// stopData is the input of stop.sh: the servers to stop, in order, each
+// with SIGTERM, a bounded wait, then SIGKILL.
 type stopData struct {
 	Host  string
 	Grace int // seconds between SIGTERM and SIGKILL
@@ -170,7 +204,22 @@ type stopData struct {
 
 func renderStop(d stopData) (string, error) { return render("stop.sh.tmpl", d) }
 
-func renderWipe(d stopData) (string, error) { return render("wipe.sh.tmpl", d) }
+// authData is the input of auth.sh: the default passwords replaced by the
+// generated ones (read from the script's standard input), and a login with
+// them checked, against the tserver of this host.
+type authData struct {
+	Host     string
+	Software string
+	Addr     string // the tserver's private IP
+	YSQLPort int
+	YCQLPort int
+	YSQL     bool   // the tservers serve YSQL
+	User     string // the database user the clients use (both APIs)
+	Timeout  int    // seconds to wait for a first login
+	layout
+}
+
+func renderAuth(d authData) (string, error) { return render("auth.sh.tmpl", d) }
 
 // renderStatus is the input of status.sh: whether each server runs, and the
 // end of its output (for a readiness failure's message).

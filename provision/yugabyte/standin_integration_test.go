@@ -31,7 +31,9 @@ const (
 	standinName    = "yugabyte-" + standinVersion + "-standin-linux-x86_64.tar.gz"
 	standinNote    = "This tarball is a STAND-IN built by ybbench's tests (provision/yugabyte), not YugabyteDB.\n" +
 		"bin/yb-master and bin/yb-tserver are small bash scripts that record their arguments,\n" +
-		"write their pid and wait to be killed; bin/post_install.sh records that it ran.\n"
+		"write their pid and wait to be killed; bin/post_install.sh records that it ran;\n" +
+		"bin/ysqlsh and bin/ycqlsh understand only the few statements ybbench sends, and keep\n" +
+		"the roles' passwords in files of the test.\n"
 )
 
 // standinServer is bin/yb-master or bin/yb-tserver: it records its
@@ -53,12 +55,104 @@ mkdir -p "$rec"
 printf '%s\n' "$@" >"$rec/args"
 id -un >"$rec/user"
 printf '%s %s %s\n' "$(date +%s.%N)" "$name" "$data" >>` + provision.Quote(orderLog) + `
+# A tserver registers its address, pid and flags, for the stand-in shells.
+if [ "$name" = yb-tserver ]; then
+  for a in "$@"; do
+    case $a in --rpc_bind_addresses=*) ip=${a#--rpc_bind_addresses=}; ip=${ip%:*} ;; esac
+  done
+  { echo $$; printf '%s\n' "$@"; } >` + provision.Quote(filepath.Join(filepath.Dir(orderLog), "tservers")) + `/"$ip"
+fi
 # The pid file last: once it is there, so is everything else.
 echo $$ >"$rec/pid.tmp"
 mv "$rec/pid.tmp" "$rec/pid"
 echo "stand-in $name up (pid $$)"
 exec sleep infinity
 `
+}
+
+// standinShells are bin/ysqlsh and bin/ycqlsh: they log their arguments
+// and environment to <shared>/clients.log, reach a "server" only when a
+// stand-in tserver registered its address and still runs, check the
+// password (from a pgpass file or a cqlshrc, as the real shells read them)
+// against the role's password file under <shared>/auth when that tserver
+// runs with the auth flag, and run only the statements ybbench sends.
+func standinShells(shared string) (ysqlsh, ycqlsh string) {
+	common := `set -u
+shared=` + provision.Quote(shared) + `
+log_call() {
+  { printf '%s' "$1"; shift; printf ' %s' "$@"; printf '\n'; env | sed 's/^/  env /'; } >>"$shared/clients.log"
+}
+# server ADDR FLAG: the registered tserver at ADDR runs; auth=yes when it
+# was started with FLAG=true.
+server() {
+  local reg=$shared/tservers/$1 pid
+  [ -f "$reg" ] || { echo "could not connect to $1: connection refused" >&2; exit 2; }
+  pid=$(head -n 1 "$reg")
+  kill -0 "$pid" 2>/dev/null || { echo "could not connect to $1: connection refused" >&2; exit 2; }
+  auth=no
+  if grep -qx -- "--$2=true" "$reg"; then auth=yes; fi
+}
+# check ROLE PASSWORD DEFAULT: the password is the role's.
+check() {
+  local want=$3
+  [ -f "$shared/auth/$1" ] && want=$(cat "$shared/auth/$1")
+  [ -n "$want" ] && [ "$2" = "$want" ] || { echo "FATAL: password authentication failed for user \"${1#*.}\"" >&2; exit 2; }
+}
+setpw() { mkdir -p "$shared/auth"; printf '%s' "$2" >"$shared/auth/$1"; }
+`
+	ysqlsh = `#!/usr/bin/env bash
+# STAND-IN for YugabyteDB's ysqlsh, built by ybbench's tests. Not YugabyteDB.
+` + common + `log_call ysqlsh "$@"
+host= port= user= file=
+while [ $# -gt 0 ]; do
+  case $1 in -h) host=$2; shift ;; -p) port=$2; shift ;; -U) user=$2; shift ;; -f) file=$2; shift ;; -d|-v) shift ;; esac
+  shift
+done
+server "$host" ysql_enable_auth
+if [ "$auth" = yes ]; then
+  pw=$(awk -F: -v h="$host" -v p="$port" -v u="$user" '$1==h && $2==p && $4==u {print $5; exit}' "${PGPASSFILE:-/nonexistent}" 2>/dev/null)
+  default=; [ "$user" = yugabyte ] && default=yugabyte
+  check "ysql.$user" "$pw" "$default"
+fi
+while IFS= read -r line; do
+  if [[ $line =~ ^ALTER\ ROLE\ ([a-z]+)\ WITH\ PASSWORD\ \'([^\']*)\'\;$ ]]; then
+    setpw "ysql.${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+  elif [ "$line" = "SELECT 1;" ]; then
+    echo 1
+  else
+    echo "stand-in ysqlsh: unknown statement" >&2; exit 3
+  fi
+done <"$file"
+`
+	ycqlsh = `#!/usr/bin/env bash
+# STAND-IN for YugabyteDB's ycqlsh, built by ybbench's tests. Not YugabyteDB.
+` + common + `log_call ycqlsh "$@"
+host=$1 rc= file=
+shift 2
+while [ $# -gt 0 ]; do
+  case $1 in --cqlshrc=*) rc=${1#--cqlshrc=} ;; -f) file=$2; shift ;; esac
+  shift
+done
+server "$host" use_cassandra_authentication
+if [ "$auth" = yes ]; then
+  user=$(sed -n 's/^username = //p' "$rc")
+  pw=$(sed -n 's/^password = //p' "$rc")
+  default=; [ "$user" = cassandra ] && default=cassandra
+  check "ycql.$user" "$pw" "$default"
+fi
+while IFS= read -r line; do
+  if [[ $line =~ ^CREATE\ ROLE\ IF\ NOT\ EXISTS\ ([a-z]+)\ WITH\ PASSWORD\ =\ \'([^\']*)\'\ AND\ LOGIN\ =\ true\ AND\ SUPERUSER\ =\ true\;$ ]]; then
+    [ -f "$shared/auth/ycql.${BASH_REMATCH[1]}" ] || setpw "ycql.${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+  elif [[ $line =~ ^ALTER\ ROLE\ ([a-z]+)\ WITH\ PASSWORD\ =\ \'([^\']*)\'.*\;$ ]]; then
+    setpw "ycql.${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+  elif [ "$line" = "SELECT key FROM system.local;" ]; then
+    echo local
+  else
+    echo "stand-in ycqlsh: unknown statement" >&2; exit 3
+  fi
+done <"$file"
+`
+	return ysqlsh, ycqlsh
 }
 
 const standinPostInstall = `#!/usr/bin/env bash
@@ -96,6 +190,9 @@ func buildStandin(t *testing.T, dir, orderLog string) (string, string) {
 	add("bin/yb-master", 0o755, standinServer("yb-master", orderLog))
 	add("bin/yb-tserver", 0o755, standinServer("yb-tserver", orderLog))
 	add("bin/post_install.sh", 0o755, standinPostInstall)
+	ysqlsh, ycqlsh := standinShells(filepath.Dir(orderLog))
+	add("bin/ysqlsh", 0o755, ysqlsh)
+	add("bin/ycqlsh", 0o755, ycqlsh)
 	add("www/", 0o755, "")
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
@@ -161,6 +258,11 @@ func newTestEnv(t *testing.T) testEnv {
 		t.Fatal(err)
 	}
 	os.Chmod(orderLog, 0o666)
+	// Where stand-in tservers (running as the service user) register.
+	if err := os.Mkdir(filepath.Join(shared, "tservers"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(shared, "tservers"), 0o777)
 	src := filepath.Join(dir, "src")
 	if err := os.Mkdir(src, 0o755); err != nil {
 		t.Fatal(err)
@@ -200,10 +302,16 @@ func alive(pid int) bool {
 	return !strings.HasPrefix(rest, "Z")
 }
 
-// dbHost is a db host of the test: its own Base under the test directory,
-// address 127.0.0.<n>, shared (as local hosts are).
-func (e testEnv) dbHost(n int, dataDirs ...string) infra.Host {
+// dbHost is a db host of the test: its own Base under the test directory
+// (made here, with its data dirs, as a provider makes them), address
+// 127.0.0.<n>, shared (as local hosts are).
+func (e testEnv) dbHost(t *testing.T, n int, dataDirs ...string) infra.Host {
 	name := "db" + strconv.Itoa(n)
+	for _, d := range append([]string{filepath.Join(e.dir, "hosts", name)}, dataDirs...) {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return infra.Host{
 		Name: name, Roles: []infra.Role{infra.RoleDB},
 		PublicIP: "127.0.0." + strconv.Itoa(n), PrivateIP: "127.0.0." + strconv.Itoa(n),

@@ -9,7 +9,6 @@ package yugabyte
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
@@ -138,6 +138,39 @@ func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, scri
 	return scriptrec.Run(ctx, r, h, step, script, "YBB ")
 }
 
+// runScriptIn is runScript with the script's standard input: how secrets
+// (a tarball URL's token, passwords) reach a host without a command line,
+// an environment or a file.
+func runScriptIn(ctx context.Context, r provision.Runner, h infra.Host, step, script string, stdin io.Reader) (records, error) {
+	if stdin == nil {
+		return runScript(ctx, r, h, step, script)
+	}
+	res, err := r.Run(ctx, h, script, provision.Step(step), provision.Stdin(stdin))
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
+	}
+	recs := parseRecords(res.Stdout)
+	if err := res.Err(); err != nil {
+		return recs, fmt.Errorf("%s: %w", step, err)
+	}
+	return recs, nil
+}
+
+// runOwnScript runs a script that claims the run's own directories: a
+// refused path is exit 2, a directory that is not the run's exit 4
+// (provision.OwnError), each naming the host.
+func runOwnScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
+	res, err := r.Run(ctx, h, script, provision.Step(step))
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
+	}
+	recs := parseRecords(res.Stdout)
+	if err := provision.OwnError(h, res); err != nil {
+		return recs, fmt.Errorf("%s: %w", step, err)
+	}
+	return recs, nil
+}
+
 // Stop stops the servers on every db host by their pid files: the tservers
 // first, then the masters; each with SIGTERM, a bounded wait, then
 // SIGKILL. It is idempotent, and goes on past a host that fails.
@@ -170,33 +203,39 @@ func (f *Flavor) stopServers(ctx context.Context, r provision.Runner, hosts []in
 	return nil
 }
 
-// Wipe stops the servers and removes what the flavor wrote: Base/yugabyte
-// (software, logs, pid files) and yb-data in every data dir (and the
-// default data dir Base/data itself when it is left empty). It refuses a
-// Base that another host prepared, and goes on past a host that fails.
+// Wipe stops the servers, then releases the run's own directories on
+// every db host (provision.Release): OwnDir(Base) and OwnDir(d) for each
+// data dir d, removed only when marked by this run, whose id is the
+// cluster's name (the pipeline names every cluster after its run; Install
+// marks with the same id). Nothing outside them is removed. It goes on
+// past a host that fails.
 func (f *Flavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
 	hosts, err := dbHostsForStop(c)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Provision, err)
 	}
+	if c.Name == "" {
+		return exitcode.Errorf(exitcode.Config, "yugabyte: wipe: the cluster has no name, so no run id to release the run's directories with")
+	}
 	log := f.cfg.logger.With("flavor", Name, "stage", "wipe")
-	stopErr := f.stopServers(ctx, r, hosts, log)
-	// Each wipe script stops what still runs before it removes anything,
-	// so a host whose stop failed above is still safe to try.
+	// Nothing is released while a server may still write in it: a host
+	// whose stop failed keeps its directories.
+	stopped := map[string]error{}
+	for _, h := range hosts {
+		stopped[h.Name] = f.stopServers(ctx, r, []infra.Host{h}, log)
+	}
 	_, err = provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		l := layoutOf(h)
-		script, err := renderWipe(stopData{Host: h.Name, Grace: f.graceSeconds(), Procs: []proc{procOf(l, tserver), procOf(l, master)}, layout: l})
-		if err != nil {
-			return struct{}{}, err
+		if err := stopped[h.Name]; err != nil {
+			return struct{}{}, fmt.Errorf("%s: not released, its servers did not stop: %w", h.Name, err)
 		}
-		_, err = runScript(ctx, r, h, "yugabyte-wipe", script)
-		if err == nil {
-			log.Info("wiped", "host", h.Name, "root", l.Root)
+		if err := provision.Release(ctx, r, h, c.Name, provision.OwnParents(h)); err != nil {
+			return struct{}{}, fmt.Errorf("%s: release: %w", h.Name, err)
 		}
-		return struct{}{}, err
+		log.Info("wiped", "host", h.Name, "released", strings.Join(provision.OwnParents(h), ","))
+		return struct{}{}, nil
 	})
 	if err != nil {
-		return exitcode.Wrap(exitcode.Provision, errors.Join(fmt.Errorf("yugabyte: wipe: %w", err), stopErr))
+		return exitcode.Wrap(exitcode.Provision, fmt.Errorf("yugabyte: wipe: %w", err))
 	}
 	return nil
 }

@@ -44,6 +44,9 @@ func TestE2EYugabyteRealTarball(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		ip := "127.0.77." + strconv.Itoa(i)
 		name := "yb" + strconv.Itoa(i)
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		hosts = append(hosts, infra.Host{
 			Name: name, Roles: []infra.Role{infra.RoleDB}, PublicIP: ip, PrivateIP: ip,
 			Cloud: "local", Region: "local", Zone: "local", Base: filepath.Join(dir, name),
@@ -61,13 +64,23 @@ func TestE2EYugabyteRealTarball(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	dep, err := f.Install(ctx, r, c, provision.FlavorSpec{Source: tarball, Logger: log})
+	dep, err := f.Install(ctx, r, c, provision.FlavorSpec{Source: tarball, Logger: log, SecretsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	pwBytes, err := os.ReadFile(dep.PasswordFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := strings.TrimSpace(string(pwBytes))
 	t.Logf("version %s, settings %v", dep.Version, dep.Settings)
 	for _, e := range dep.YSQL {
-		conn, err := pgx.Connect(ctx, "postgres://yugabyte@"+net.JoinHostPort(e.Addr, strconv.Itoa(e.Port))+"/yugabyte?sslmode=disable")
+		// The default password is refused, the generated one logs in.
+		if conn, err := pgx.Connect(ctx, "postgres://yugabyte:yugabyte@"+net.JoinHostPort(e.Addr, strconv.Itoa(e.Port))+"/yugabyte?sslmode=disable"); err == nil {
+			conn.Close(ctx)
+			t.Errorf("YSQL %s: the default password still logs in", e.Addr)
+		}
+		conn, err := pgx.Connect(ctx, "postgres://yugabyte:"+pw+"@"+net.JoinHostPort(e.Addr, strconv.Itoa(e.Port))+"/yugabyte?sslmode=disable")
 		if err != nil {
 			t.Fatalf("YSQL %s: %v", e.Addr, err)
 		}

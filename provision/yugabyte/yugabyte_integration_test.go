@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,8 +47,8 @@ func TestIntegrationStandInInstall(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
 	c := &infra.Cluster{Name: "standin", Provider: "test", Hosts: []infra.Host{
-		env.dbHost(1, filepath.Join(env.dir, "disks", "db1-d0"), filepath.Join(env.dir, "disks", "db1-d1")),
-		env.dbHost(2), env.dbHost(3), env.dbHost(4),
+		env.dbHost(t, 1, filepath.Join(env.dir, "disks", "db1-d0"), filepath.Join(env.dir, "disks", "db1-d1")),
+		env.dbHost(t, 2), env.dbHost(t, 3), env.dbHost(t, 4),
 		{Name: "client1", Roles: []infra.Role{infra.RoleClient}, PrivateIP: "127.0.0.9", Base: filepath.Join(env.dir, "hosts", "client1"), ServiceUser: env.user, Shared: true},
 	}}
 	db := c.ByRole(infra.RoleDB)
@@ -66,11 +68,15 @@ func TestIntegrationStandInInstall(t *testing.T) {
 	})
 	settings := map[string]string{
 		"yb_num_shards_per_tserver": "8",
-		"ysql_hba_conf_csv":         "host all all 0.0.0.0/0 trust,local all all trust",
+		"ysql_hba_conf_csv":         "host all all 0.0.0.0/0 md5,local all all md5",
 		"tserver.ysql_pg_conf_csv":  "log_min_duration_statement=100,timezone='UTC'",
 		"master.durable_wal_write":  "true",
 	}
-	spec := provision.FlavorSpec{Version: standinVersion, Source: env.tarball, SHA256: env.sha, Settings: settings, Logger: testLogger(t)}
+	secrets := t.TempDir()
+	spec := provision.FlavorSpec{Version: standinVersion, Source: env.tarball, SHA256: env.sha, Settings: settings, Logger: testLogger(t),
+		SecretsDir: secrets, RunID: "standin", ToolVersion: "test"}
+	// What the data dirs and bases are before: nothing of them may change.
+	outside := snapshotModes(t, append([]string{env.dir + "/disks/db1-d0", env.dir + "/disks/db1-d1"}, baseDirs(db)...))
 
 	dep, err := f.Install(ctx, r, c, spec)
 	if err != nil {
@@ -81,9 +87,11 @@ func TestIntegrationStandInInstall(t *testing.T) {
 	if b, err := json.MarshalIndent(dep, "", "  "); err == nil {
 		t.Logf("deployment.json:\n%s", b)
 	}
-	if dep.Flavor != "yugabyte" || dep.Version != standinVersion || dep.User != "yugabyte" || dep.Database != "yugabyte" {
+	if dep.Flavor != "yugabyte" || dep.Version != standinVersion || dep.User != "yugabyte" || dep.Database != "yugabyte" ||
+		dep.PasswordFile != filepath.Join(secrets, PasswordFile) {
 		t.Errorf("deployment %+v", dep)
 	}
+	checkAuth(t, env, dep, db)
 	for i, h := range db {
 		if len(dep.YSQL) != 4 || dep.YSQL[i] != (provision.Endpoint{Host: h.Name, Addr: h.PrivateIP, Port: 5433}) {
 			t.Errorf("YSQL endpoints %v", dep.YSQL)
@@ -101,7 +109,7 @@ func TestIntegrationStandInInstall(t *testing.T) {
 		"source.transfer@db1":           "uploaded",
 		"rf":                            "3",
 		"os.thp_action@db2":             "recorded only (shared host: not modified)",
-		"software@db4":                  filepath.Join(db[3].Base, "yugabyte", "yugabyte-"+standinVersion),
+		"software@db4":                  filepath.Join(db[3].Base, "ybbench", "yugabyte", "yugabyte-"+standinVersion),
 		"yb-master.flags@db1":           "--master_addresses=127.0.0.1:7100,127.0.0.2:7100,127.0.0.3:7100",
 		"yb-tserver.flags@db4":          "'--ysql_pg_conf_csv=log_min_duration_statement=100,timezone='\\''UTC'\\'''",
 		"ready.leader":                  "127.0.0.1",
@@ -134,7 +142,7 @@ func TestIntegrationStandInInstall(t *testing.T) {
 	// Extracted under Base, STANDIN and all; post_install.sh ran once, as root
 	// (or the test's user).
 	for _, h := range db {
-		sw := filepath.Join(h.Base, "yugabyte", "yugabyte-"+standinVersion)
+		sw := filepath.Join(layoutOf(h).Root, "yugabyte-"+standinVersion)
 		if b, err := os.ReadFile(filepath.Join(sw, "STANDIN")); err != nil || !strings.Contains(string(b), "STAND-IN") {
 			t.Errorf("%s: STANDIN: %q, %v", h.Name, b, err)
 		}
@@ -187,7 +195,7 @@ func TestIntegrationStandInInstall(t *testing.T) {
 		}
 	}
 	args := standinRecord(t, db[0], master, "args")
-	for _, want := range []string{"--replication_factor=3", "--fs_data_dirs=" + filepath.Join(env.dir, "disks", "db1-d0") + "," + filepath.Join(env.dir, "disks", "db1-d1"),
+	for _, want := range []string{"--replication_factor=3", "--fs_data_dirs=" + filepath.Join(env.dir, "disks", "db1-d0", "ybbench", "yugabyte-data") + "," + filepath.Join(env.dir, "disks", "db1-d1", "ybbench", "yugabyte-data"),
 		"--placement_cloud=local", "--placement_zone=local-a", "--webserver_interface=127.0.0.1", "--yb_num_shards_per_tserver=8", "--durable_wal_write=true"} {
 		if !slices.Contains(strings.Split(args, "\n"), want) {
 			t.Errorf("yb-master on db1 lacks %q:\n%s", want, args)
@@ -197,7 +205,8 @@ func TestIntegrationStandInInstall(t *testing.T) {
 	for _, want := range []string{"--tserver_master_addrs=127.0.0.1:7100,127.0.0.2:7100,127.0.0.3:7100", "--rpc_bind_addresses=127.0.0.4:9100",
 		"--pgsql_proxy_bind_address=127.0.0.4:5433", "--cql_proxy_bind_address=127.0.0.4:9042", "--enable_ysql=true",
 		"--ysql_pg_conf_csv=log_min_duration_statement=100,timezone='UTC'",
-		"--ysql_hba_conf_csv=host all all 0.0.0.0/0 trust,local all all trust", "--yb_num_shards_per_tserver=8", "--fs_data_dirs=" + filepath.Join(db[3].Base, "data")} {
+		"--ysql_hba_conf_csv=host all all 0.0.0.0/0 md5,local all all md5", "--yb_num_shards_per_tserver=8", "--fs_data_dirs=" + filepath.Join(db[3].Base, "ybbench", "yugabyte-data"),
+		"--ysql_enable_auth=true", "--use_cassandra_authentication=true"} {
 		if !slices.Contains(strings.Split(args, "\n"), want) {
 			t.Errorf("yb-tserver on db4 lacks %q:\n%s", want, args)
 		}
@@ -221,12 +230,17 @@ func TestIntegrationStandInInstall(t *testing.T) {
 		if got := dep2.Settings["source.transfer@"+h.Name]; got != "skipped (the host had it)" {
 			t.Errorf("%s: transfer %q", h.Name, got)
 		}
-		sw := filepath.Join(h.Base, "yugabyte", "yugabyte-"+standinVersion)
+		sw := filepath.Join(layoutOf(h).Root, "yugabyte-"+standinVersion)
 		if n := countLines(t, filepath.Join(sw, "post_install.ran")); n != 1 {
 			t.Errorf("%s: post_install.sh ran %d times after the second Install", h.Name, n)
 		}
 	}
 	checkOrder(t, orderLines(t, env.orderLog), 3, 4)
+	// The second Install found the passwords set, and kept them.
+	if got := dep2.Settings["auth.ysql_password"]; got != "already set" {
+		t.Errorf("second Install: auth.ysql_password = %q", got)
+	}
+	checkAuth(t, env, dep2, db)
 	for _, pid := range firstPIDs {
 		if alive(pid) {
 			t.Errorf("pid %d of the first Install still runs", pid)
@@ -257,40 +271,130 @@ func TestIntegrationStandInInstall(t *testing.T) {
 		t.Fatalf("second Stop: %v", err)
 	}
 
-	// Wipe: Base/yugabyte and yb-data gone, a given data dir kept empty,
-	// the default one removed; again: no error.
+	// Wipe: the run's own directories gone, everything else as it was
+	// (the bases and data dirs themselves, their modes and owners); again:
+	// no error.
 	if err := f.Wipe(ctx, r, c); err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range db {
-		if _, err := os.Stat(filepath.Join(h.Base, "yugabyte")); !os.IsNotExist(err) {
-			t.Errorf("%s: Base/yugabyte still there (%v)", h.Name, err)
-		}
-		for _, d := range dataDirs(h) {
-			if _, err := os.Stat(filepath.Join(d, "yb-data")); !os.IsNotExist(err) {
-				t.Errorf("%s: %s/yb-data still there (%v)", h.Name, d, err)
+		for _, p := range provision.OwnParents(h) {
+			if _, err := os.Stat(provision.OwnDir(p)); !os.IsNotExist(err) {
+				t.Errorf("%s: %s still there (%v)", h.Name, provision.OwnDir(p), err)
 			}
 		}
 	}
-	if _, err := os.Stat(filepath.Join(db[0].DataDirs[0])); err != nil {
-		t.Errorf("a data dir given in the cluster was removed: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(db[1].Base, "data")); !os.IsNotExist(err) {
-		t.Errorf("the default data dir is still there (%v)", err)
+	if after := snapshotModes(t, append([]string{env.dir + "/disks/db1-d0", env.dir + "/disks/db1-d1"}, baseDirs(db)...)); after != outside {
+		t.Errorf("directories outside the run's own changed:\nbefore %s\nafter  %s", outside, after)
 	}
 	if err := f.Wipe(ctx, r, c); err != nil {
 		t.Fatalf("second Wipe: %v", err)
 	}
 }
 
+// checkAuth checks the passwords against the stand-in's own record of
+// them: the password file is 0600 and holds what the YSQL role yugabyte
+// and the YCQL role yugabyte now have; cassandra's default is gone; the
+// shells never saw a password on their command line or in their
+// environment; no script or file on the hosts holds it.
+func checkAuth(t *testing.T, env testEnv, dep *provision.Deployment, db []infra.Host) {
+	t.Helper()
+	st, err := os.Stat(dep.PasswordFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("%s has mode %v, want 0600", dep.PasswordFile, st.Mode().Perm())
+	}
+	pw := readTrim(t, dep.PasswordFile)
+	cpw := readTrim(t, filepath.Join(filepath.Dir(dep.PasswordFile), CassandraPasswordFile))
+	auth := filepath.Join(env.dir, "shared", "auth")
+	for role, want := range map[string]string{"ysql.yugabyte": pw, "ycql.yugabyte": pw, "ycql.cassandra": cpw} {
+		if got := readTrim(t, filepath.Join(auth, role)); got != want {
+			t.Errorf("the stand-in's password of %s is %q, the secrets say %q", role, got, want)
+		}
+	}
+	if pw == "yugabyte" || cpw == "cassandra" || len(pw) < 32 || pw == cpw {
+		t.Errorf("generated passwords %q and %q", pw, cpw)
+	}
+	calls, err := os.ReadFile(filepath.Join(env.dir, "shared", "clients.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(calls), "ysqlsh -h ") || !strings.Contains(string(calls), "ycqlsh ") {
+		t.Errorf("the shells were not called:\n%s", calls)
+	}
+	for _, secret := range []string{pw, cpw} {
+		if strings.Contains(string(calls), secret) {
+			t.Errorf("a password reached a shell's command line or environment:\n%s", calls)
+		}
+		for _, h := range db {
+			if p := grepTree(t, h.Base, secret); p != "" {
+				t.Errorf("a password is in %s, on the host", p)
+			}
+		}
+	}
+	if !strings.HasPrefix(dep.Settings["auth"], "on:") || !strings.Contains(dep.Settings["auth.login_checked"], fmt.Sprintf("every tserver (%d)", len(db))) {
+		t.Errorf("auth settings: %q, %q", dep.Settings["auth"], dep.Settings["auth.login_checked"])
+	}
+}
+
+// grepTree returns the first file under dir that contains s ("" when
+// none does).
+func grepTree(t *testing.T, dir, s string) string {
+	t.Helper()
+	found := ""
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || found != "" || !info.Mode().IsRegular() {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), s) {
+			found = p
+		}
+		return nil
+	})
+	return found
+}
+
+// snapshotModes describes the directories and what is directly in them
+// (name, mode, owner), for a before/after comparison.
+func snapshotModes(t *testing.T, dirs []string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, d := range dirs {
+		st, err := os.Lstat(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := st.Sys().(*syscall.Stat_t)
+		fmt.Fprintf(&b, "%s %v %d:%d; ", d, st.Mode(), sys.Uid, sys.Gid)
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if e.Name() == provision.OwnDirName {
+				continue // the run's own, made and removed by it
+			}
+			fmt.Fprintf(&b, "%s/%s; ", d, e.Name())
+		}
+	}
+	return b.String()
+}
+
+func baseDirs(hosts []infra.Host) []string {
+	var out []string
+	for _, h := range hosts {
+		out = append(out, h.Base)
+	}
+	return out
+}
+
 // TestIntegrationStandInWrongSHA: a tarball whose sha256 is not the one
 // given is refused before anything is uploaded or started.
 func TestIntegrationStandInWrongSHA(t *testing.T) {
 	env := newTestEnv(t)
-	c := &infra.Cluster{Hosts: []infra.Host{env.dbHost(1)}}
+	c := &infra.Cluster{Name: "wrongsha", Hosts: []infra.Host{env.dbHost(t, 1)}}
 	r := newLocalRunner()
 	f := New(WithMasterURL(func(infra.Host) string { return "http://127.0.0.1:1" }), WithReadyTimeout(time.Second))
-	_, err := f.Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: env.tarball, SHA256: strings.Repeat("0", 64)})
+	_, err := f.Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: env.tarball, SHA256: strings.Repeat("0", 64), SecretsDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "sha256 is "+env.sha) {
 		t.Fatalf("got %v", err)
 	}
@@ -307,7 +411,7 @@ func TestIntegrationStandInWrongSHA(t *testing.T) {
 // is dead and what the hosts say of their servers.
 func TestIntegrationStandInDeadTServer(t *testing.T) {
 	env := newTestEnv(t)
-	c := &infra.Cluster{Hosts: []infra.Host{env.dbHost(1), env.dbHost(2), env.dbHost(3)}}
+	c := &infra.Cluster{Name: "dead", Hosts: []infra.Host{env.dbHost(t, 1), env.dbHost(t, 2), env.dbHost(t, 3)}}
 	db := c.ByRole(infra.RoleDB)
 	_, srv := newFakeMasterAPI(standinAPI(db, db, map[string]bool{"db3": true}))
 	defer srv.Close()
@@ -317,7 +421,7 @@ func TestIntegrationStandInDeadTServer(t *testing.T) {
 		WithReadyTimeout(timeout), WithPollInterval(50*time.Millisecond), WithStopGrace(5*time.Second), WithLogger(testLogger(t)))
 	t.Cleanup(func() { f.Stop(context.Background(), r, c) })
 	start := time.Now()
-	_, err := f.Install(context.Background(), r, c, provision.FlavorSpec{Source: env.tarball})
+	_, err := f.Install(context.Background(), r, c, provision.FlavorSpec{Source: env.tarball, SecretsDir: t.TempDir()})
 	took := time.Since(start)
 	var re *ReadyError
 	if !errors.As(err, &re) {
@@ -337,11 +441,15 @@ func TestIntegrationStandInDeadTServer(t *testing.T) {
 	}
 }
 
-// TestIntegrationStandInURL: the tarball from a URL (a local HTTP server),
-// downloaded with curl on the host, its sha256 from <url>.sha as the
-// release server publishes it; RF 1 on a host of its own (not shared), so
-// transparent hugepages are set, in a stand-in directory, never the
-// machine's. Then a wrong sha256 fails on the host.
+// TestIntegrationStandInURL: the tarball from a URL that carries secrets
+// (userinfo and a ?token=, which the local HTTP server requires), over
+// plain http with its sha256 given, downloaded with curl on the host; the
+// secrets reach curl (the server let it in) but no command line (a curl
+// shim records its arguments), no script, no file on the host and not the
+// deployment. RF 1 on a host of its own (not shared), so transparent
+// hugepages are set, in a stand-in directory, never the machine's, and
+// reported as a host change; --db-auth=off, so the seeds' flags and
+// auth=off. Then a wrong sha256 fails on the host.
 func TestIntegrationStandInURL(t *testing.T) {
 	env := newTestEnv(t)
 	thp := filepath.Join(env.dir, "thp")
@@ -351,56 +459,181 @@ func TestIntegrationStandInURL(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	const userPW, token = "SECRETPW1", "SECRETTOK2"
+	var refused, shaFetched atomic.Int32
 	files := http.NewServeMux()
-	files.HandleFunc("/releases/"+standinName, func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, env.tarball) })
-	files.HandleFunc("/releases/"+standinName+".sha", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "%s  %s\n", env.sha, standinName) })
+	files.HandleFunc("/releases/"+standinName, func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "u" || p != userPW || r.URL.Query().Get("token") != token {
+			refused.Add(1)
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		http.ServeFile(w, r, env.tarball)
+	})
+	files.HandleFunc("/releases/"+standinName+".sha", func(w http.ResponseWriter, r *http.Request) {
+		shaFetched.Add(1)
+		fmt.Fprintf(w, "%s  %s\n", env.sha, standinName)
+	})
 	fileSrv := newHTTPServer(t, files)
 
-	h := env.dbHost(1)
+	// curl as the hosts run it, through a shim that records its arguments.
+	realCurl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("no curl")
+	}
+	shim := filepath.Join(env.dir, "shim")
+	curlLog := filepath.Join(env.dir, "curl-argv.log")
+	os.Mkdir(shim, 0o755)
+	if err := os.WriteFile(filepath.Join(shim, "curl"), []byte("#!/usr/bin/env bash\nprintf '%s\\n' \"$*\" >>"+provision.Quote(curlLog)+"\nexec "+provision.Quote(realCurl)+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", shim+":"+os.Getenv("PATH"))
+
+	h := env.dbHost(t, 1)
 	h.Shared = false
-	c := &infra.Cluster{Hosts: []infra.Host{h}}
+	c := &infra.Cluster{Name: "url", Hosts: []infra.Host{h}}
 	_, apiSrv := newFakeMasterAPI(standinAPI(c.Hosts, c.Hosts, nil))
 	defer apiSrv.Close()
 	r := newLocalRunner()
 	f := New(WithMasterURL(func(h infra.Host) string { return apiSrv.URL + "/" + h.Name }), WithTHPDir(thp),
 		WithReadyTimeout(20*time.Second), WithPollInterval(50*time.Millisecond), WithStopGrace(5*time.Second), WithLogger(testLogger(t)))
 	t.Cleanup(func() { f.Wipe(context.Background(), r, c) })
-	url := fileSrv + "/releases/" + standinName
-	dep, err := f.Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: url})
+	hostPart := strings.TrimPrefix(fileSrv, "http://")
+	url := "http://u:" + userPW + "@" + hostPart + "/releases/" + standinName + "?token=" + token
+	redacted := "http://REDACTED@" + hostPart + "/releases/" + standinName + "?REDACTED"
+	dep, err := f.Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: url, SHA256: env.sha, NoAuth: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.putCount("db1") != 0 {
 		t.Error("a URL source was uploaded")
 	}
+	if refused.Load() != 0 || shaFetched.Load() != 0 {
+		t.Errorf("the file server refused %d requests (credentials not passed) and served the .sha %d times (an http .sha must not be used)", refused.Load(), shaFetched.Load())
+	}
 	for k, want := range map[string]string{
-		"source.sha256":          env.sha,
-		"source.sha256_from@db1": url + ".sha",
-		"source.transfer@db1":    "downloaded on the host",
-		"os.thp_action@db1":      "set enabled=always defrag=defer+madvise max_ptes_none=0",
-		"os.thp_before@db1":      "max_ptes_none=511",
-		"yb-master.flags@db1":    "--master_addresses=127.0.0.1:7100 ",
+		"source":                        redacted,
+		"source.sha256":                 env.sha,
+		"source.sha256_checked_against": "FlavorSpec.SHA256",
+		"source.transfer@db1":           "downloaded on the host",
+		"os.thp_action@db1":             "set enabled=always defrag=defer+madvise max_ptes_none=0",
+		"os.thp_before@db1":             "max_ptes_none=511",
+		"yb-master.flags@db1":           "--master_addresses=127.0.0.1:7100 ",
+		"auth":                          "off",
 	} {
 		if got := dep.Settings[k]; !strings.Contains(got, want) {
 			t.Errorf("settings[%q] = %q, want it to contain %q", k, got, want)
 		}
+	}
+	if changes := strings.Join(dep.HostChanges["db1"], "; "); !strings.Contains(changes, "enabled=always defrag=defer+madvise khugepaged/max_ptes_none=0") {
+		t.Errorf("host changes of db1: %q", changes)
+	}
+	if dep.User != "yugabyte" || dep.PasswordFile != "" {
+		t.Errorf("without auth: user %q, password file %q", dep.User, dep.PasswordFile)
 	}
 	for name, want := range map[string]string{"enabled": "always", "defrag": "defer+madvise", "khugepaged/max_ptes_none": "0"} {
 		if got := readTrim(t, filepath.Join(thp, name)); got != want {
 			t.Errorf("THP %s = %q, want %q", name, got, want)
 		}
 	}
+	args := standinRecord(t, h, tserver, "args")
+	if strings.Contains(args, "auth") {
+		t.Errorf("--db-auth=off, yet the tserver got an auth flag:\n%s", args)
+	}
 	if !strings.Contains(standinRecord(t, h, master, "args"), "--replication_factor=1") {
 		t.Error("RF 1 not passed")
 	}
 
+	// Where the secrets went: nowhere but the server.
+	argv, err := os.ReadFile(curlLog)
+	if err != nil || !strings.Contains(string(argv), "--config /dev/fd/") {
+		t.Errorf("curl was not run with its configuration from a pipe: %q, %v", argv, err)
+	}
+	depJSON, _ := json.Marshal(dep)
+	for _, secret := range []string{userPW, token} {
+		if strings.Contains(string(argv), secret) {
+			t.Errorf("%s on curl's command line:\n%s", secret, argv)
+		}
+		if strings.Contains(string(depJSON), secret) {
+			t.Errorf("%s in the deployment:\n%s", secret, depJSON)
+		}
+		for _, sc := range r.allScripts() {
+			if strings.Contains(sc, secret) {
+				t.Errorf("%s in a rendered script", secret)
+			}
+		}
+		if p := grepTree(t, h.Base, secret); p != "" {
+			t.Errorf("%s in %s on the host", secret, p)
+		}
+	}
+
 	// A wrong sha256: the host downloads again, and refuses it.
-	_, err = f.Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: url, SHA256: strings.Repeat("f", 64)})
+	_, err = f.Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: url, SHA256: strings.Repeat("f", 64), NoAuth: true})
 	if err == nil || !strings.Contains(err.Error(), "sha256 of") || !strings.Contains(err.Error(), "expected "+strings.Repeat("f", 64)) {
 		t.Fatalf("got %v", err)
 	}
 	if exitcode.Of(err) != exitcode.Provision {
 		t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Provision)
+	}
+	if strings.Contains(err.Error(), token) || strings.Contains(err.Error(), userPW) {
+		t.Errorf("the error shows the URL's secrets: %v", err)
+	}
+}
+
+// TestIntegrationOwnDirRefused: a ybbench/ directory the run did not make
+// (a user's, unmarked; another run's) stops Install with exit 4 naming
+// it, before anything is written, and is left as it was.
+func TestIntegrationOwnDirRefused(t *testing.T) {
+	env := newTestEnv(t)
+	for _, tc := range []struct {
+		name, marker, want string
+	}{
+		{"unmarked", "", "has no .ybbench-owner"},
+		{"other run", "run=someone-else\nversion=x\n", "belongs to run someone-else: ybbench down --run someone-else"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := env.dbHost(t, 1)
+			h.Base = filepath.Join(env.dir, "refused-"+strings.ReplaceAll(tc.name, " ", "-"))
+			own := filepath.Join(h.Base, "ybbench")
+			if err := os.MkdirAll(own, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(own, "users-file"), []byte("mine"), 0o644)
+			if tc.marker != "" {
+				os.WriteFile(filepath.Join(own, provision.OwnerMarker), []byte(tc.marker), 0o644)
+			}
+			c := &infra.Cluster{Name: "mine", Hosts: []infra.Host{h}}
+			r := newLocalRunner()
+			_, err := New(WithReadyTimeout(time.Second)).Install(context.Background(), r, c, provision.FlavorSpec{RF: 1, Source: env.tarball, SecretsDir: t.TempDir()})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), own) {
+				t.Fatalf("got %v, want an error naming %s and containing %q", err, own, tc.want)
+			}
+			if exitcode.Of(err) != exitcode.Provision {
+				t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Provision)
+			}
+			entries, _ := os.ReadDir(own)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			want := "users-file"
+			if tc.marker != "" {
+				want = provision.OwnerMarker + ",users-file"
+			}
+			if strings.Join(names, ",") != want {
+				t.Errorf("%s now holds %v", own, names)
+			}
+			if r.putCount("db1") != 0 {
+				t.Error("the tarball was uploaded")
+			}
+			// Wipe leaves it too.
+			if err := New().Wipe(context.Background(), r, c); err != nil {
+				t.Logf("wipe: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(own, "users-file")); err != nil {
+				t.Errorf("wipe removed a directory the run did not make: %v", err)
+			}
+		})
 	}
 }
 
@@ -409,7 +642,7 @@ func TestIntegrationStandInURL(t *testing.T) {
 // stale pid file only.
 func TestIntegrationStopSparesOthers(t *testing.T) {
 	env := newTestEnv(t)
-	h := env.dbHost(1)
+	h := env.dbHost(t, 1)
 	c := &infra.Cluster{Hosts: []infra.Host{h}}
 	l := layoutOf(h)
 	if err := os.MkdirAll(l.Run, 0o755); err != nil {
