@@ -16,7 +16,9 @@ type Flavor interface {
 	Install(ctx context.Context, r Runner, c *infra.Cluster, s FlavorSpec) (*Deployment, error)
 	// Stop stops the servers (idempotent).
 	Stop(ctx context.Context, r Runner, c *infra.Cluster) error
-	// Wipe stops the servers and removes everything the flavor wrote.
+	// Wipe stops the servers and removes everything the flavor wrote. The
+	// run whose own directories it releases is c.Name: the pipeline names
+	// every cluster after its run (FlavorSpec.RunID at Install).
 	Wipe(ctx context.Context, r Runner, c *infra.Cluster) error
 }
 
