@@ -133,7 +133,16 @@ func New(s *Resolved, deps Deps) (*Run, error) {
 	if err := os.Mkdir(filepath.Join(dir, "secrets"), 0o700); err != nil {
 		return fail(err)
 	}
-	l, err := NewLedger(dir, id, s.Spec)
+	// A tarball URL's token or userinfo stays out of run.json: the ledger
+	// holds the URL redacted, secrets/ the whole of it for Install.
+	recorded := s.Spec
+	if provision.URLHasSecret(s.YBTarball) {
+		if err := os.WriteFile(filepath.Join(dir, "secrets", TarballURLFile), []byte(s.YBTarball+"\n"), 0o600); err != nil {
+			return fail(err)
+		}
+		recorded.YBTarball = provision.RedactURL(s.YBTarball)
+	}
+	l, err := NewLedger(dir, id, recorded)
 	if err != nil {
 		return fail(err)
 	}
@@ -234,8 +243,9 @@ func (r *Run) step(name, about string, hosts []string, fn func() (map[string]str
 		return exitcode.Wrap(exitcode.Tool, err)
 	}
 	details, err := fn()
-	if lerr := r.ledger.End(name, err, details); lerr != nil && err == nil {
-		err = exitcode.Wrap(exitcode.Tool, lerr)
+	if lerr := r.ledger.End(name, err, details); lerr != nil {
+		// The step's own error (and exit code) comes first.
+		err = errors.Join(err, exitcode.Wrap(exitcode.Tool, lerr))
 	}
 	return err
 }
@@ -357,8 +367,12 @@ func (r *Run) Install(ctx context.Context) error {
 		if err != nil {
 			return nil, exitcode.Wrap(exitcode.Config, err)
 		}
+		src, err := r.tarball()
+		if err != nil {
+			return nil, exitcode.Wrap(exitcode.Tool, err)
+		}
 		fs := provision.FlavorSpec{RF: min(3, len(dbs)), SecretsDir: filepath.Join(r.dir, "secrets"), Parallel: r.spec.Parallel,
-			Logger: r.log(), Source: r.spec.YBTarball, SHA256: r.spec.YBSHA256, Settings: map[string]string{},
+			Logger: r.log(), Source: src, SHA256: r.spec.YBSHA256, Settings: map[string]string{},
 			RunID: r.ID(), ToolVersion: Version, NoAuth: r.spec.DBAuth == "off"}
 		if r.spec.Flavor == "postgres" {
 			fs.Settings["database"] = "ycsb"
@@ -474,4 +488,21 @@ func (r *Run) wipe(ctx context.Context, c *infra.Cluster) error {
 		errs = append(errs, fmt.Errorf("remove the agents' files: %w", err))
 	}
 	return errors.Join(errs...)
+}
+
+// TarballURLFile is the file in secrets/ holding a tarball URL that
+// carries a token or userinfo (run.json has it redacted).
+const TarballURLFile = "yb-tarball-url"
+
+// tarball is the yugabyte source as given: the whole URL from secrets/
+// when the spec (read back from run.json) holds it redacted.
+func (r *Run) tarball() (string, error) {
+	b, err := os.ReadFile(filepath.Join(r.dir, "secrets", TarballURLFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return r.spec.YBTarball, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("the tarball URL: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
 }
