@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/ycsb"
@@ -222,15 +219,28 @@ func countRows(t *testing.T, dir string, c *infra.Cluster) int64 {
 		t.Fatalf("deployment.json: %v", err)
 	}
 	pw, _ := os.ReadFile(dep.PasswordFile)
-	url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", dep.User, strings.TrimSpace(string(pw)), dep.YSQL[0].Addr, dep.YSQL[0].Port, dep.Database)
-	conn, err := pgx.Connect(context.Background(), url)
-	if err != nil {
+	// From a client host: the server takes the bench role only from the
+	// cluster's own addresses, not from this machine's side of the bridge.
+	// The password goes in a 0600 pgpass file (the hosts share this
+	// filesystem), not on a command line.
+	pass := filepath.Join(t.TempDir(), "pgpass")
+	line := fmt.Sprintf("%s:%d:%s:%s:%s\n", dep.YSQL[0].Addr, dep.YSQL[0].Port, dep.Database, dep.User, strings.TrimSpace(string(pw)))
+	if err := os.WriteFile(pass, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
-	var n int64
-	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM usertable").Scan(&n); err != nil {
-		t.Fatal(err)
+	psql, _ := filepath.Glob("/usr/lib/postgresql/*/bin/psql")
+	if len(psql) == 0 {
+		t.Fatal("no psql in /usr/lib/postgresql/*/bin")
+	}
+	client := c.ByRole(infra.RoleClient)[0]
+	out, err := runSSH(c, client, fmt.Sprintf("PGPASSFILE=%s %s -X -A -t -w -h %s -p %d -U %s -d %s -c 'SELECT count(*) FROM usertable'",
+		pass, psql[len(psql)-1], dep.YSQL[0].Addr, dep.YSQL[0].Port, dep.User, dep.Database))
+	if err != nil {
+		t.Fatalf("count from %s: %v: %s", client.Name, err, out)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64)
+	if err != nil {
+		t.Fatalf("count from %s: %q: %v", client.Name, out, err)
 	}
 	return n
 }
