@@ -22,7 +22,7 @@ type LockedError struct {
 }
 
 func (e *LockedError) Error() string {
-	return fmt.Sprintf("run %s is in use by %s: one process at a time works on a run; wait for it to end, or stop it with kill -INT %s (it tears the run down)",
+	return fmt.Sprintf("run %s is in use by %s: one process at a time works on a run; wait for it to end, or stop it with kill -INT %s (a run or resume then tears the run down)",
 		e.Dir, e.holder(), e.pidText())
 }
 
