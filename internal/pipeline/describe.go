@@ -52,7 +52,7 @@ func WritePlan(w io.Writer, s *Resolved) error {
 	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s", Version, s.Flavor)
 	switch s.Flavor {
 	case "yugabyte":
-		fmt.Fprintf(&b, " from %s", s.YBTarball)
+		fmt.Fprintf(&b, " from %s", provision.RedactURL(s.YBTarball))
 	case "postgres":
 		b.WriteString(" (the db hosts' PostgreSQL packages)")
 	case "cassandra":

@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // Spec is everything a run needs, after layering defaults < spec file <
@@ -350,6 +351,11 @@ func (s *Spec) Validate() error {
 	case "yugabyte":
 		if s.YBTarball == "" {
 			bad("yb_tarball: the yugabyte flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here")
+		}
+		// Over plain http the tarball (whose post_install.sh runs as root)
+		// and the .sha beside it can both be swapped on the way.
+		if strings.HasPrefix(s.YBTarball, "http://") && s.YBSHA256 == "" {
+			bad("yb_tarball: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", provision.RedactURL(s.YBTarball))
 		}
 	default:
 		bad("flavor: %q (want postgres, cassandra or yugabyte)", s.Flavor)
