@@ -151,7 +151,7 @@ func TestE2EInventoryRun(t *testing.T) {
 	}
 	// The machines are still there (reachable over SSH), the database is gone.
 	for _, h := range c.Hosts {
-		if _, err := os.Stat(filepath.Join(h.Base, "inv", "postgres")); err == nil {
+		if _, err := os.Stat(filepath.Join(h.Base, "inv", "ybbench", "postgres")); err == nil {
 			t.Errorf("%s: the inventory run's database was not wiped", h.Name)
 		}
 	}
