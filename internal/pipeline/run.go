@@ -385,8 +385,25 @@ func (r *Run) Install(ctx context.Context) error {
 		for _, h := range dbs {
 			r.progress().Host(h.Name, fmt.Sprintf("%s %s running", dep.Flavor, dep.Version))
 		}
-		return map[string]string{"version": dep.Version}, atomicfile.WriteJSON(filepath.Join(r.dir, DeploymentFile), dep, 0o644)
+		return installDetails(dep), atomicfile.WriteJSON(filepath.Join(r.dir, DeploymentFile), dep, 0o644)
 	})
+}
+
+// installDetails are what the install step records in the ledger: the
+// version, and what the flavor changed on each host outside the run's own
+// directories (packages, users, kernel settings), so that an operator can
+// see from run.json what a run left on their machines.
+func installDetails(dep *provision.Deployment) map[string]string {
+	d := map[string]string{"version": dep.Version}
+	for h, changes := range dep.HostChanges {
+		if len(changes) > 0 {
+			d["host_changes."+h] = strings.Join(changes, "; ")
+		}
+	}
+	if dep.Settings["auth"] == "off" {
+		d["auth"] = "off"
+	}
+	return d
 }
 
 // benchStarted reports whether a bench step began since the last teardown

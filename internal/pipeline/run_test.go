@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // A run whose up never recorded a cluster: the stages that need hosts
@@ -81,6 +82,21 @@ func TestCollectWithoutRecords(t *testing.T) {
 	for _, w := range out.Workloads {
 		if len(w.Problems) == 0 || !strings.Contains(w.Problems[0], "no agent records for "+w.Name) {
 			t.Errorf("%s: problems %q", w.Name, w.Problems)
+		}
+	}
+}
+
+func TestInstallDetailsRecordHostChanges(t *testing.T) {
+	dep := &provision.Deployment{Version: "15.1", Settings: map[string]string{"auth": "off"},
+		HostChanges: map[string][]string{"db-1": {"apt-get install postgresql", "useradd ybbench"}, "db-2": nil}}
+	got := installDetails(dep)
+	want := map[string]string{"version": "15.1", "auth": "off", "host_changes.db-1": "apt-get install postgresql; useradd ybbench"}
+	if len(got) != len(want) {
+		t.Errorf("details %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
 		}
 	}
 }
