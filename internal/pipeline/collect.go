@@ -16,6 +16,7 @@ import (
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
@@ -54,6 +55,9 @@ func (r *Run) collect() (*collect.Result, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: this is not the seeds' method, which used one client.", r.spec.ClientHosts))
 	}
 	if n := acceptedHostKeys(r); n != "" {
+		res.Notes = append(res.Notes, n)
+	}
+	if n := authOff(r.dep); n != "" {
 		res.Notes = append(res.Notes, n)
 	}
 	res.Notes = append(res.Notes, p.Notes...)
@@ -230,4 +234,13 @@ func (r *Run) Report(ctx context.Context) error {
 		}
 		return map[string]string{"report": path}, nil
 	})
+}
+
+// authOff is the report's note for a database run without authentication
+// (--db-auth=off, the seeds' setup), "" when the database was closed.
+func authOff(dep *provision.Deployment) string {
+	if dep == nil || dep.Settings["auth"] != "off" {
+		return ""
+	}
+	return "The database ran without authentication (db_auth=off), as in the seeds' setup: anyone who could reach its ports could read and change it."
 }
