@@ -16,10 +16,10 @@ import (
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/collect"
-	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // Version is ybbench's version, set by cmd/ybbench.
