@@ -63,6 +63,16 @@ own_check() {
     exit 21
   fi
 }
+# own_is_mine DIR RUN: whether DIR is RUN's own directory, without exiting
+# (for a stop at teardown: a directory not the run's holds nothing of it to
+# stop, and that is no failure); the reason it is not goes to stderr.
+own_is_mine() {
+  local why
+  if ! why=$(own_check "$1" "$2" 2>&1 >/dev/null); then
+    echo "left alone, not this run's: $why" >&2
+    return 1
+  fi
+}
 # own_claim PARENT RUN VERSION [USER]: makes PARENT/ybbench for RUN, marked
 # before anything goes in, or takes back the one RUN made; with USER, the
 # directory is USER's and USER must reach it (ybbench changes no mode

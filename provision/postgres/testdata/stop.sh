@@ -1,5 +1,6 @@
 # ybbench postgres flavor: stop the server on db1 (idempotent). Only
-# a server in this run's own directory: another run's is refused.
+# a server in this run's own directory: another run's, or a user's, is left
+# alone (it holds nothing of this run to stop).
 set -euo pipefail
 cd /  # the service user may not enter the login directory
 # The run's own directories: every directory a run writes in on a host is
@@ -62,6 +63,16 @@ own_check() {
     exit 21
   fi
 }
+# own_is_mine DIR RUN: whether DIR is RUN's own directory, without exiting
+# (for a stop at teardown: a directory not the run's holds nothing of it to
+# stop, and that is no failure); the reason it is not goes to stderr.
+own_is_mine() {
+  local why
+  if ! why=$(own_check "$1" "$2" 2>&1 >/dev/null); then
+    echo "left alone, not this run's: $why" >&2
+    return 1
+  fi
+}
 # own_claim PARENT RUN VERSION [USER]: makes PARENT/ybbench for RUN, marked
 # before anything goes in, or takes back the one RUN made; with USER, the
 # directory is USER's and USER must reach it (ybbench changes no mode
@@ -111,7 +122,7 @@ own_release() {
 
 own=/runs/r1/hosts/db1/ybbench
 if [ ! -e "$own" ] && [ ! -L "$own" ]; then exit 0; fi
-own_check "$own" r1
+own_is_mine "$own" r1 || exit 0
 pgdata=/runs/r1/hosts/db1/ybbench/postgres/data
 bin=""
 for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do bin=$d; break; done
