@@ -59,7 +59,9 @@ func TestE2EHostileInventory(t *testing.T) {
 			"data/agent/keep":                  "keep",
 		} {
 			p := filepath.Join(users, h.Name, rel)
-			if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+			// 0755 like a real data disk: the database's service user
+			// must pass through the user's directories (ybbench opens none).
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(p, []byte(content), 0o640); err != nil {
@@ -183,6 +185,61 @@ func TestE2EHostileInventory(t *testing.T) {
 			t.Errorf("the other run's marker changed: %q", b)
 		}
 		os.RemoveAll(theirs)
+		unchanged(t)
+	})
+
+	t.Run("host keys: unknown refused before any command, known_hosts and accept-new run", func(t *testing.T) {
+		home := t.TempDir() // an empty ~/.ssh: this machine's own known_hosts must not decide
+		env := append(ybbenchEnv(t), "HOME="+home)
+		known := filepath.Join(t.TempDir(), "known_hosts")
+		var lines strings.Builder
+		for _, h := range c.Hosts {
+			fmt.Fprintf(&lines, "%s %s\n", h.PublicIP, strings.TrimSpace(h.SSH.HostKey))
+		}
+		if err := os.WriteFile(known, []byte(lines.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		unpinned := func(extra map[string]any) string {
+			return inventory(func(h infra.Host, e map[string]any) {
+				ssh := e["ssh"].(map[string]any)
+				delete(ssh, "host_key")
+				for k, v := range extra {
+					ssh[k] = v
+				}
+			})
+		}
+
+		invRuns := runsDir(t)
+		cleanupRuns(t, invRuns)
+		r := ybbenchWith(t, env, "up", "--inventory="+unpinned(nil), "--runs-dir="+invRuns)
+		if r.code != 2 || !strings.Contains(r.stderr, "ssh-keyscan") {
+			t.Errorf("unknown keys: exit %d, want 2 with the ssh-keyscan line:\n%s", r.code, tail(r.stderr, 20))
+		}
+		for _, m := range mustGlob(t, filepath.Join(invRuns, "*", "logs", "*")) {
+			t.Errorf("a step ran on a host whose key is unknown: %s", m)
+		}
+
+		invRuns = runsDir(t)
+		cleanupRuns(t, invRuns)
+		if r := ybbenchWith(t, env, "up", "--inventory="+unpinned(map[string]any{"known_hosts": known}), "--runs-dir="+invRuns); r.code != 0 {
+			t.Errorf("keys in a known_hosts file: exit %d\n%s", r.code, tail(r.stderr, 20))
+		} else if r := ybbench(t, "down", "--run", runDirIn(t, invRuns, 0)); r.code != 0 {
+			t.Errorf("down: exit %d\n%s", r.code, r.stderr)
+		}
+
+		invRuns = runsDir(t)
+		cleanupRuns(t, invRuns)
+		if r := ybbenchWith(t, env, "up", "--inventory="+unpinned(nil), "--accept-new-host-keys", "--runs-dir="+invRuns); r.code != 0 {
+			t.Errorf("--accept-new-host-keys: exit %d\n%s", r.code, tail(r.stderr, 20))
+		} else {
+			dir := runDirIn(t, invRuns, 0)
+			if b, _ := os.ReadFile(filepath.Join(dir, "run.json")); strings.Count(string(b), "accepted-on-first-use") < len(c.Hosts) {
+				t.Errorf("run.json does not record every host's key as accepted on first use:\n%s", b)
+			}
+			if r := ybbench(t, "down", "--run", dir); r.code != 0 {
+				t.Errorf("down: exit %d\n%s", r.code, r.stderr)
+			}
+		}
 		unchanged(t)
 	})
 
@@ -350,4 +407,22 @@ func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 			t.Errorf("as nobody, psql %s connected without a password:\n%s", strings.Join(args, " "), out)
 		}
 	}
+}
+
+// ybbenchWith runs the orchestrator with an environment of the test's.
+func ybbenchWith(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), args...)
+	cmd.Env = env
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ybbench %s → exit %d\n%s", strings.Join(args, " "), code, tail(errb.String(), 20))
+	return result{code, out.String(), errb.String()}
 }
