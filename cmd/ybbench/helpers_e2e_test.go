@@ -95,8 +95,14 @@ func ybbenchEnv(t *testing.T) []string {
 
 func ybbench(t *testing.T, args ...string) result {
 	t.Helper()
+	return ybbenchWith(t, ybbenchEnv(t), args...)
+}
+
+// ybbenchWith runs the orchestrator with an environment of the test's.
+func ybbenchWith(t *testing.T, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), args...)
-	cmd.Env = ybbenchEnv(t)
+	cmd.Env = env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

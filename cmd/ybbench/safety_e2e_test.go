@@ -409,20 +409,3 @@ func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 	}
 }
 
-// ybbenchWith runs the orchestrator with an environment of the test's.
-func ybbenchWith(t *testing.T, env []string, args ...string) result {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), args...)
-	cmd.Env = env
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("ybbench %s → exit %d\n%s", strings.Join(args, " "), code, tail(errb.String(), 20))
-	return result{code, out.String(), errb.String()}
-}
