@@ -408,4 +408,3 @@ func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 		}
 	}
 }
-
