@@ -38,6 +38,11 @@ func TestE2ECassandraKV(t *testing.T) {
 	if err := json.Unmarshal(b, &dep); err != nil || dep.Flavor != "cassandra" || len(dep.Processes) != 3 {
 		t.Fatalf("deployment %+v %v", dep, err)
 	}
+	// Authentication on by default: the agents ran as the bench role,
+	// whose password only the run's 0600 secrets file holds.
+	if st, err := os.Stat(dep.PasswordFile); dep.User != "ybbench" || dep.Settings["auth"] != "on" || err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("deployment credentials: user %q, auth %q, password file %s (%v)", dep.User, dep.Settings["auth"], dep.PasswordFile, err)
+	}
 	own := map[string]float64{}
 	for _, p := range dep.Processes {
 		own[p.Host] = processCPUSeconds(t, p.PIDFile)
