@@ -2,12 +2,7 @@ package cassandra
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +11,7 @@ import (
 	"github.com/gocql/gocql"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/provision"
 )
 
 // Authentication (on unless the run asks for --db-auth=off):
@@ -74,46 +69,6 @@ func (l *loginList) set(list ...login) {
 	l.list = list
 }
 
-// passwordRE is what a stored password may hold: it is written into CQL
-// string literals (CREATE ROLE … WITH PASSWORD takes no bind marker).
-var passwordRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
-
-// secret reads the password in dir/name, or generates one and writes it
-// there (0600, the directory 0700); a file that is readable by others or
-// holds something unsafe is refused.
-func secret(dir, name string) (string, string, error) {
-	if dir == "" {
-		return "", "", exitcode.Errorf(exitcode.Config, "cassandra: no secrets directory for the generated credentials (or turn authentication off)")
-	}
-	file := filepath.Join(dir, name)
-	if st, err := os.Stat(file); err == nil {
-		if st.Mode().Perm()&0o077 != 0 {
-			return "", "", fmt.Errorf("cassandra: %s is readable by others (mode %v): make it 0600", file, st.Mode().Perm())
-		}
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return "", "", fmt.Errorf("cassandra: read %s: %w", file, err)
-		}
-		pw := strings.TrimSpace(string(b))
-		if !passwordRE.MatchString(pw) {
-			return "", "", fmt.Errorf("cassandra: %s does not hold a password of 16 to 128 letters, digits, '_' or '-'", file)
-		}
-		return pw, file, nil
-	}
-	buf := make([]byte, 18)
-	if _, err := rand.Read(buf); err != nil {
-		return "", "", fmt.Errorf("cassandra: generate a password: %w", err)
-	}
-	pw := hex.EncodeToString(buf)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", "", fmt.Errorf("cassandra: secrets directory: %w", err)
-	}
-	if err := os.WriteFile(file, []byte(pw+"\n"), 0o600); err != nil {
-		return "", "", fmt.Errorf("cassandra: write %s: %w", file, err)
-	}
-	return pw, file, nil
-}
-
 // credentials are the run's two roles.
 type credentials struct {
 	bench, admin         login
@@ -124,10 +79,10 @@ func loadCredentials(dir string) (credentials, error) {
 	var c credentials
 	var err error
 	c.bench.User, c.admin.User = BenchUser, AdminUser
-	if c.bench.Password, c.benchFile, err = secret(dir, benchPasswordFile); err != nil {
+	if c.bench.Password, c.benchFile, err = provision.Secret(dir, benchPasswordFile); err != nil {
 		return c, err
 	}
-	if c.admin.Password, c.adminFile, err = secret(dir, adminPasswordFile); err != nil {
+	if c.admin.Password, c.adminFile, err = provision.Secret(dir, adminPasswordFile); err != nil {
 		return c, err
 	}
 	return c, nil

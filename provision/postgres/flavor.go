@@ -22,12 +22,10 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"maps"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -309,11 +307,11 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	if err != nil {
 		return nil, err
 	}
-	pw, err := secret(s.SecretsDir, "db-password")
+	pw, _, err := provision.Secret(s.SecretsDir, "db-password")
 	if err != nil {
 		return nil, err
 	}
-	rpw, err := secret(s.SecretsDir, "replication-password")
+	rpw, _, err := provision.Secret(s.SecretsDir, "replication-password")
 	if err != nil {
 		return nil, err
 	}
@@ -523,29 +521,6 @@ func settingsOf(ctx context.Context, r provision.Runner, h infra.Host, n node) (
 		}
 	}
 	return out, nil
-}
-
-// secret returns a password kept in a 0600 file, creating it once.
-func secret(dir, name string) (string, error) {
-	if dir == "" {
-		return "", fmt.Errorf("postgres: no secrets directory")
-	}
-	path := filepath.Join(dir, name)
-	if b, err := os.ReadFile(path); err == nil {
-		return strings.TrimSpace(string(b)), nil
-	}
-	buf := make([]byte, 18)
-	if _, err := rand.Read(buf); err != nil {
-		return "", err
-	}
-	pw := hex.EncodeToString(buf)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("postgres: secrets directory: %w", err)
-	}
-	if err := os.WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("postgres: writing %s: %w", path, err)
-	}
-	return pw, nil
 }
 
 // scramIterations is PostgreSQL's default scram_iterations.

@@ -2,19 +2,11 @@ package yugabyte
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -41,12 +33,11 @@ const (
 // authenticated part of the readiness check). The passwords reach the
 // hosts on the scripts' standard input only.
 func (f *Flavor) setPasswords(ctx context.Context, r provision.Runner, p plan, software map[string]string, dep *provision.Deployment, log *slog.Logger) error {
-	pwFile := filepath.Join(p.secrets, PasswordFile)
-	pw, err := secret(pwFile)
+	pw, pwFile, err := provision.Secret(p.secrets, PasswordFile)
 	if err != nil {
 		return err
 	}
-	cpw, err := secret(filepath.Join(p.secrets, CassandraPasswordFile))
+	cpw, _, err := provision.Secret(p.secrets, CassandraPasswordFile)
 	if err != nil {
 		return err
 	}
@@ -81,49 +72,4 @@ func (f *Flavor) setPasswords(ctx context.Context, r provision.Runner, p plan, s
 	dep.Settings["auth.ycql_user"] = dbUser + " (YCQL superuser, same password file as YSQL)"
 	dep.Settings["auth.login_checked"] = fmt.Sprintf("every tserver (%d): the generated password logs in, the default is refused", len(p.db))
 	return nil
-}
-
-var hexPassword = regexp.MustCompile(`^[0-9a-f]{32,128}$`)
-
-// secret reads the password in file, or makes one: 128 random bits as
-// hex, in a new 0600 file. A second Install of the same run finds the
-// one the cluster already has.
-func secret(file string) (string, error) {
-	b, err := os.ReadFile(file)
-	if err == nil {
-		st, err := os.Stat(file)
-		if err != nil {
-			return "", err
-		}
-		if st.Mode().Perm()&0o077 != 0 {
-			return "", exitcode.Errorf(exitcode.Config, "yugabyte: %s is readable by others (%v): a password file must be 0600", file, st.Mode().Perm())
-		}
-		pw := strings.TrimSpace(string(b))
-		if !hexPassword.MatchString(pw) {
-			return "", exitcode.Errorf(exitcode.Config, "yugabyte: %s does not hold a password this flavor generated", file)
-		}
-		return pw, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("yugabyte: password file: %w", err)
-	}
-	raw := make([]byte, 16)
-	if _, err := rand.Read(raw); err != nil {
-		return "", fmt.Errorf("yugabyte: generating a password: %w", err)
-	}
-	pw := hex.EncodeToString(raw)
-	w, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", fmt.Errorf("yugabyte: password file: %w", err)
-	}
-	if _, err := w.WriteString(pw + "\n"); err != nil {
-		w.Close()
-		os.Remove(file)
-		return "", fmt.Errorf("yugabyte: writing %s: %w", file, err)
-	}
-	if err := w.Close(); err != nil {
-		os.Remove(file)
-		return "", fmt.Errorf("yugabyte: writing %s: %w", file, err)
-	}
-	return pw, nil
 }
