@@ -41,6 +41,7 @@ const (
 // <data dir>/cassandra) is never used or removed.
 type layout struct {
 	Base string
+	Own  string // Base/ybbench: the run's own directory under the base
 	Root string // Base/ybbench/cassandra
 	Dist string // Root/dist: the uploaded tarball, until extracted
 	Home string // Root/home: the artifacts (lib/, conf/)
@@ -69,6 +70,7 @@ func layoutOf(h infra.Host) layout {
 	root := path.Join(provision.OwnDir(h.Base), "cassandra")
 	l := layout{
 		Base:    h.Base,
+		Own:     provision.OwnDir(h.Base),
 		Root:    root,
 		Dist:    path.Join(root, "dist"),
 		Home:    path.Join(root, "home"),

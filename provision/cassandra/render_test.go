@@ -61,7 +61,7 @@ func TestRenderedScriptsGolden(t *testing.T) {
 			return renderStart(startData{Host: "db1", User: "ybbench", Address: db1.PrivateIP, NativePort: NativePort, StoragePort: StoragePort,
 				Grace: 60, YAML: yamlText, Command: command("/usr/lib/jvm/java-17-openjdk-amd64/bin/java", l1, a, "512M", 5*time.Second), layout: l1})
 		}},
-		{"stop", func() (string, error) { return renderStop(stopData{Host: "db1", Grace: 60, layout: l1}) }},
+		{"stop", func() (string, error) { return renderStop(stopData{Host: "db1", Grace: 60, RunID: "r1", layout: l1}) }},
 		{"wipe", func() (string, error) { return renderWipe(stopData{Host: "db1", Grace: 60, RunID: "r1", layout: l1}) }},
 		{"wipe-datadirs", func() (string, error) { return renderWipe(stopData{Host: "db2", Grace: 60, RunID: "r1", layout: l2}) }},
 		{"status", func() (string, error) { return renderStatus(stopData{Host: "db1", layout: l1}) }},

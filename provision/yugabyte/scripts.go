@@ -199,6 +199,9 @@ type stopData struct {
 	Host  string
 	Grace int // seconds between SIGTERM and SIGKILL
 	Procs []proc
+	// RunID is the run whose servers are stopped: a stop leaves a ybbench/
+	// that is not this run's alone.
+	RunID string
 	layout
 }
 

@@ -43,7 +43,7 @@ func TestRenderedScriptsGolden(t *testing.T) {
 				Flags: flagStrings(serverFlags(tserver, *db1, topo)), Limits: ulimits, proc: procOf(l1, tserver), layout: l1})
 		}},
 		{"stop", func() (string, error) {
-			return renderStop(stopData{Host: "db1", Grace: 30, Procs: []proc{procOf(l1, tserver), procOf(l1, master)}, layout: l1})
+			return renderStop(stopData{Host: "db1", Grace: 30, Procs: []proc{procOf(l1, tserver), procOf(l1, master)}, RunID: "r1", layout: l1})
 		}},
 		{"auth", func() (string, error) {
 			return renderAuth(authData{Host: "db1", Software: l1.Root + "/yugabyte-2.20.1.3", Addr: "10.0.0.1", YSQLPort: ysqlPort, YCQLPort: ycqlPort,

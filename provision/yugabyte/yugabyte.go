@@ -179,14 +179,16 @@ func (f *Flavor) Stop(ctx context.Context, r provision.Runner, c *infra.Cluster)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Provision, err)
 	}
-	return exitcode.Wrap(exitcode.Provision, f.stopServers(ctx, r, hosts, f.cfg.logger.With("flavor", Name, "stage", "stop")))
+	return exitcode.Wrap(exitcode.Provision, f.stopServers(ctx, r, c.Name, hosts, f.cfg.logger.With("flavor", Name, "stage", "stop")))
 }
 
-func (f *Flavor) stopServers(ctx context.Context, r provision.Runner, hosts []infra.Host, log *slog.Logger) error {
+// stopServers stops the servers of run on hosts; servers in a ybbench/
+// that is not run's are left alone.
+func (f *Flavor) stopServers(ctx context.Context, r provision.Runner, run string, hosts []infra.Host, log *slog.Logger) error {
 	for _, srv := range []server{tserver, master} {
 		_, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
 			l := layoutOf(h)
-			script, err := renderStop(stopData{Host: h.Name, Grace: f.graceSeconds(), Procs: []proc{procOf(l, srv)}, layout: l})
+			script, err := renderStop(stopData{Host: h.Name, Grace: f.graceSeconds(), Procs: []proc{procOf(l, srv)}, RunID: run, layout: l})
 			if err != nil {
 				return struct{}{}, err
 			}
@@ -222,7 +224,7 @@ func (f *Flavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster)
 	// whose stop failed keeps its directories.
 	stopped := map[string]error{}
 	for _, h := range hosts {
-		stopped[h.Name] = f.stopServers(ctx, r, []infra.Host{h}, log)
+		stopped[h.Name] = f.stopServers(ctx, r, c.Name, []infra.Host{h}, log)
 	}
 	_, err = provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
 		if err := stopped[h.Name]; err != nil {

@@ -643,11 +643,13 @@ func TestIntegrationOwnDirRefused(t *testing.T) {
 func TestIntegrationStopSparesOthers(t *testing.T) {
 	env := newTestEnv(t)
 	h := env.dbHost(t, 1)
-	c := &infra.Cluster{Hosts: []infra.Host{h}}
+	c := &infra.Cluster{Name: "it-stop", Hosts: []infra.Host{h}}
 	l := layoutOf(h)
 	if err := os.MkdirAll(l.Run, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The run's own directory, as its install marks it: a stop acts only there.
+	os.WriteFile(filepath.Join(l.Own, provision.OwnerMarker), []byte("run=it-stop\nversion=test\n"), 0o644)
 	other := execSleep(t)
 	pidFile := procOf(l, master).PIDFile
 	os.WriteFile(pidFile, []byte(strconv.Itoa(other)+"\n"), 0o644)
