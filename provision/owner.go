@@ -82,16 +82,41 @@ func checkMark(m Mark) error {
 
 // Claim makes (or takes back, when this run made it) OwnDir(p) on host h
 // for every parent p, marked with m before anything goes in; with a
-// serviceUser, the new directories are that user's. Each parent must exist,
-// be its own resolved path and not a system directory (exit 2 otherwise);
-// an own directory another run made, or one without a marker, stops it with
-// exit 4. The parent directories themselves are never changed.
+// serviceUser, the new directories are that user's. Each parent must
+// resolve to itself and not be a system directory (exit 2 otherwise); a
+// missing one is made (and reported by ClaimReporting); an own directory
+// another run made, or one without a marker, stops it with exit 4. The
+// parent directories that exist are never changed.
 func Claim(ctx context.Context, r Runner, h infra.Host, m Mark, parents []string, serviceUser string) error {
+	_, err := ClaimReporting(ctx, r, h, m, parents, serviceUser)
+	return err
+}
+
+// ClaimReporting is Claim, and returns what it changed on the host outside
+// the run's own directories (the missing parents it made), for the ledger.
+func ClaimReporting(ctx context.Context, r Runner, h infra.Host, m Mark, parents []string, serviceUser string) ([]string, error) {
 	script, err := ClaimScript(m, parents, serviceUser)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return runOwn(ctx, r, h, script, "own-claim")
+	res, err := r.Run(ctx, h, script, Step("own-claim"))
+	if err != nil {
+		return nil, err
+	}
+	return CreatedParents(res.Stdout), OwnError(h, res)
+}
+
+// CreatedParents are the host changes a script that used own_claim
+// reported: a base or data dir it made because it was missing (left in
+// place at teardown, since a parent is never removed).
+func CreatedParents(stdout []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(stdout), "\n") {
+		if p, ok := strings.CutPrefix(l, "YBOWN created-parent "); ok {
+			out = append(out, "mkdir -p "+p+" (left in place)")
+		}
+	}
+	return out
 }
 
 // Release removes OwnDir(p) on host h for every parent p, when its marker

@@ -150,8 +150,15 @@ func TestClaimAndRelease(t *testing.T) {
 	t.Run("a missing parent is made, and stays after release", func(t *testing.T) {
 		tmp := t.TempDir()
 		parent := filepath.Join(tmp, "new", "base")
-		if err := provision.Claim(ctx, r, h, me, []string{parent}, ""); err != nil {
+		changes, err := provision.ClaimReporting(ctx, r, h, me, []string{parent}, "")
+		if err != nil {
 			t.Fatal(err)
+		}
+		if len(changes) != 1 || changes[0] != "mkdir -p "+parent+" (left in place)" {
+			t.Errorf("changes reported: %q", changes)
+		}
+		if changes, err := provision.ClaimReporting(ctx, r, h, me, []string{parent}, ""); err != nil || len(changes) != 0 {
+			t.Errorf("claiming again: %q, %v; want no change", changes, err)
 		}
 		if err := provision.Release(ctx, r, h, me.RunID, []string{parent}); err != nil {
 			t.Fatal(err)
@@ -174,6 +181,35 @@ func TestClaimAndRelease(t *testing.T) {
 			os.RemoveAll("/usr/ybbench-test-new")
 			t.Error("a directory was made in /usr")
 		}
+	})
+	t.Run("the precheck refuses what a claim would, and writes nothing", func(t *testing.T) {
+		tmp := t.TempDir()
+		os.Symlink("/usr", filepath.Join(tmp, "link"))
+		os.MkdirAll(filepath.Join(tmp, "unmarked", "ybbench"), 0o755)
+		os.MkdirAll(filepath.Join(tmp, "mine", "ybbench"), 0o755)
+		os.WriteFile(filepath.Join(tmp, "mine", "ybbench", ".ybbench-owner"), []byte("run=run-a\n"), 0o644)
+		before := snapshot(t, tmp)
+		for _, c := range []struct {
+			parent string
+			exit   int
+		}{
+			{filepath.Join(tmp, "link", "x"), 20},
+			{filepath.Join(tmp, "link"), 20},
+			{filepath.Join(tmp, "unmarked"), 21},
+			{filepath.Join(tmp, "mine"), 0},
+			{filepath.Join(tmp, "missing", "deeper"), 0},
+			{"/usr/local/x", 20},
+		} {
+			script, err := provision.OwnScript("own_precheck " + provision.Quote(c.parent) + " run-a\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := r.Run(ctx, h, script)
+			if err != nil || res.ExitCode != c.exit {
+				t.Errorf("own_precheck %s: exit %d (%v), want %d: %s", c.parent, res.ExitCode, err, c.exit, res.Stderr)
+			}
+		}
+		sameTree(t, before, snapshot(t, tmp))
 	})
 	t.Run("a system directory is refused on the host too", func(t *testing.T) {
 		for _, p := range []string{"/usr/local", "/tmp", "/", "/usr/ybbench-test-missing"} {

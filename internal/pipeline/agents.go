@@ -131,41 +131,56 @@ func (r *Run) shipAgent(ctx context.Context, clients []infra.Host) error {
 	}
 	about := fmt.Sprintf("put the load agent on %d client(s)", len(clients))
 	return r.step(agentsStep, about, hostNames(clients), func() (map[string]string, error) {
-		return nil, r.putAgent(ctx, clients, b)
+		return r.putAgent(ctx, clients, b)
 	})
 }
 
 // putAgent claims the run's own directory under each client's base, makes
 // the agent's directories in it and uploads b where it is not there
-// already.
-func (r *Run) putAgent(ctx context.Context, clients []infra.Host, b []byte) error {
+// already. It returns the ledger's details: what the claim changed on a
+// host outside the run's own directory (a base it had to make).
+func (r *Run) putAgent(ctx context.Context, clients []infra.Host, b []byte) (map[string]string, error) {
 	sum := sha256.Sum256(b)
 	want := hex.EncodeToString(sum[:])
 	mark := provision.Mark{RunID: r.ID(), Version: Version}
-	_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{Limit: r.spec.Parallel, FailFast: true}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		if err := provision.Claim(ctx, r.runner, h, mark, []string{h.Base}, ""); err != nil {
-			return struct{}{}, err
-		}
-		dst := agentBin(h)
-		res, err := r.runner.Run(ctx, h, "mkdir -p -- "+provision.Quote(agentDir(h))+" "+provision.Quote(filepath.Dir(dst))+
-			" && chmod 700 -- "+provision.Quote(agentDir(h))+" && { sha256sum -- "+provision.Quote(dst)+" 2>/dev/null | cut -d' ' -f1; uname -m; }", provision.Step("agent-check"))
-		if err == nil {
-			err = res.Err()
-		}
+	changes, err := provision.Parallel(ctx, clients, provision.ParallelOptions{Limit: r.spec.Parallel, FailFast: true}, func(ctx context.Context, h infra.Host) ([]string, error) {
+		changed, err := provision.ClaimReporting(ctx, r.runner, h, mark, []string{h.Base}, "")
 		if err != nil {
-			return struct{}{}, err
+			return changed, err
 		}
-		out := strings.Fields(string(res.Stdout))
-		if len(out) > 0 && out[len(out)-1] != "x86_64" && out[len(out)-1] != "amd64" {
-			return struct{}{}, fmt.Errorf("%s is %s: build ybload for it (GOARCH) and give --agent", h.Name, out[len(out)-1])
-		}
-		if len(out) == 2 && out[0] == want {
-			return struct{}{}, nil
-		}
-		r.progress().Host(h.Name, "uploading the load agent")
-		return struct{}{}, r.runner.Put(ctx, h, dst, bytes.NewReader(b), 0o755)
+		return changed, r.putAgentOn(ctx, h, want, b)
 	})
-	return exitcode.Wrap(exitcode.Provision, err)
+	details := map[string]string{}
+	for i, h := range clients {
+		if i < len(changes) && len(changes[i]) > 0 {
+			details["host_changes."+h.Name] = strings.Join(changes[i], "; ")
+		}
+	}
+	return details, exitcode.Wrap(exitcode.Provision, err)
+}
+
+// putAgentOn makes the agent's directories on h and uploads b there unless
+// a binary of the same sha256 (want) is there already.
+func (r *Run) putAgentOn(ctx context.Context, h infra.Host, want string, b []byte) error {
+
+	dst := agentBin(h)
+	res, err := r.runner.Run(ctx, h, "mkdir -p -- "+provision.Quote(agentDir(h))+" "+provision.Quote(filepath.Dir(dst))+
+		" && chmod 700 -- "+provision.Quote(agentDir(h))+" && { sha256sum -- "+provision.Quote(dst)+" 2>/dev/null | cut -d' ' -f1; uname -m; }", provision.Step("agent-check"))
+	if err == nil {
+		err = res.Err()
+	}
+	if err != nil {
+		return err
+	}
+	out := strings.Fields(string(res.Stdout))
+	if len(out) > 0 && out[len(out)-1] != "x86_64" && out[len(out)-1] != "amd64" {
+		return fmt.Errorf("%s is %s: build ybload for it (GOARCH) and give --agent", h.Name, out[len(out)-1])
+	}
+	if len(out) == 2 && out[0] == want {
+		return nil
+	}
+	r.progress().Host(h.Name, "uploading the load agent")
+	return r.runner.Put(ctx, h, dst, bytes.NewReader(b), 0o755)
 }
 
 // recordsOf reports whether a phase writes tick records.

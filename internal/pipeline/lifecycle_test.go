@@ -272,3 +272,43 @@ func TestNewRetriesAnIDWhoseDirectoryExists(t *testing.T) {
 		t.Errorf("the existing directory was written into: %v", entries)
 	}
 }
+
+// failingFlavor changes a host, then fails, as an install that added a
+// package before a later step broke would.
+type failingFlavor struct{}
+
+func (failingFlavor) Name() string { return "failing" }
+func (failingFlavor) Install(ctx context.Context, r provision.Runner, c *infra.Cluster, s provision.FlavorSpec) (*provision.Deployment, error) {
+	return &provision.Deployment{Flavor: "failing", HostChanges: map[string][]string{"db-1": {"apt-get install postgresql"}}},
+		errors.New("the primary did not start")
+}
+func (failingFlavor) Stop(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
+	return nil
+}
+func (failingFlavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Cluster) error {
+	return nil
+}
+
+// A failed install still records in the ledger what it changed on the hosts.
+func TestFailedInstallRecordsHostChanges(t *testing.T) {
+	r := newTestRun(t, nil, Deps{
+		Provider: func(*Spec, string) (infra.Provider, error) { return &fakeProvider{}, nil },
+		Runner:   func(*Spec, string, *slog.Logger) (provision.Runner, error) { return &fakeRunner{}, nil },
+		Flavor:   func(string) (provision.Flavor, error) { return failingFlavor{}, nil },
+	})
+	r.cluster = &infra.Cluster{Name: r.ID(), Provider: "local", Hosts: []infra.Host{{Name: "db-1", Roles: []infra.Role{infra.RoleDB}, Base: "/srv/bench"}}}
+	r.ledger.Begin("up", "", nil)
+	r.ledger.End("up", nil, nil)
+	if err := r.Install(context.Background()); err == nil {
+		t.Fatal("install succeeded")
+	}
+	for _, s := range r.Ledger().Record().Steps {
+		if s.Name == "install" {
+			if s.Status != StepFailed || s.Details["host_changes.db-1"] != "apt-get install postgresql" {
+				t.Errorf("install step %+v; want it failed with host_changes.db-1", s)
+			}
+			return
+		}
+	}
+	t.Error("no install step in the ledger")
+}

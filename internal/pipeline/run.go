@@ -379,7 +379,14 @@ func (r *Run) Install(ctx context.Context) error {
 		}
 		dep, err := fl.Install(ctx, r.runner, r.cluster, fs)
 		if err != nil {
-			return nil, exitcode.Wrap(exitcode.Provision, err)
+			// A failed install may still have changed the hosts (a package,
+			// a user): the flavor says so in a partial deployment, and the
+			// ledger keeps it.
+			var details map[string]string
+			if dep != nil {
+				details = installDetails(dep)
+			}
+			return details, exitcode.Wrap(exitcode.Provision, err)
 		}
 		r.dep = dep
 		for _, h := range dbs {
@@ -394,7 +401,10 @@ func (r *Run) Install(ctx context.Context) error {
 // directories (packages, users, kernel settings), so that an operator can
 // see from run.json what a run left on their machines.
 func installDetails(dep *provision.Deployment) map[string]string {
-	d := map[string]string{"version": dep.Version}
+	d := map[string]string{}
+	if dep.Version != "" {
+		d["version"] = dep.Version
+	}
 	for h, changes := range dep.HostChanges {
 		if len(changes) > 0 {
 			d["host_changes."+h] = strings.Join(changes, "; ")
@@ -495,6 +505,11 @@ func (r *Run) wipe(ctx context.Context, c *infra.Cluster) error {
 	clients := c.ByRole(infra.RoleClient)
 	if !r.agentsStarted() {
 		clients = nil
+	}
+	if r.benchStarted() {
+		// An orchestrator killed mid-bench leaves its agents running: they
+		// are stopped before their directory goes.
+		r.StopAgents(ctx)
 	}
 	// The agent's files are in the run's own directory under the base:
 	// only a directory this run marked is removed.

@@ -349,6 +349,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 				p.changes = append(p.changes, ch)
 			}
 		}
+		p.changes = append(p.changes, provision.CreatedParents(res.Stdout)...)
 		if err := provision.OwnError(h, res); err != nil {
 			// What the host changed before the failure is still said.
 			for _, ch := range p.changes {
@@ -361,14 +362,22 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 		}
 		return p, nil
 	})
-	if err != nil {
-		return nil, err
-	}
 	changes := map[string][]string{}
 	for i, h := range dbs {
-		if len(preps[i].changes) > 0 {
+		if i < len(preps) && len(preps[i].changes) > 0 {
 			changes[h.Name] = preps[i].changes
 		}
+	}
+	// fail keeps what the hosts changed (a package, a user) in the result
+	// of a failed install, so that the run's ledger records it all the same.
+	fail := func(err error) (*provision.Deployment, error) {
+		if len(changes) == 0 {
+			return nil, err
+		}
+		return &provision.Deployment{Flavor: "postgres", HostChanges: changes}, err
+	}
+	if err != nil {
+		return fail(err)
 	}
 	primary := dbs[0]
 	var replicas []string
@@ -381,7 +390,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	pn.Bin, pn.Port, pn.DBUser, pn.Database, pn.Quorum, pn.HBA = preps[0].bin, port, dbUser, database, Quorum(replicas), hba
 	pn.Conf = ConfLines(primary, pn.Sock, port, len(replicas), overrides)
 	if err := runScript(ctx, r, primary, "primary", pn, pwv+"\n"+rpwv+"\n"); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	// 3. The replicas, from a base backup of the primary.
 	if len(dbs) > 1 {
@@ -394,13 +403,13 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 			return struct{}{}, runScript(ctx, r, h, "replica", n, rpw+"\n")
 		})
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if err := runScript(ctx, r, primary, "quorum", pn, ""); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if err := f.waitStreaming(ctx, r, primary, pn, replicas); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	dep := &provision.Deployment{Flavor: "postgres", User: dbUser, PasswordFile: filepath.Join(s.SecretsDir, "db-password"),
@@ -411,7 +420,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	dep.YSQL = []provision.Endpoint{{Host: primary.Name, Addr: primary.PrivateIP, Port: port}}
 	st, err := settingsOf(ctx, r, primary, pn)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	for k, v := range st {
 		dep.Settings[k] = v

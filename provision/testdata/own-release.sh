@@ -13,34 +13,43 @@ own_refuse_system() {
     / | /home | /root | /var | /var/lib | /opt | /srv | /tmp | /mnt | /media | /bin | /bin/* | /boot | /boot/* | /dev | /dev/* | /etc | /etc/* | /lib* | /proc | /proc/* | /run | /run/* | /sbin | /sbin/* | /sys | /sys/* | /usr | /usr/*) echo "$2 is, or lies in, a system directory ($1): refusing to write there" >&2; exit 20 ;;
   esac
 }
-# own_resolve PARENT [create]: PARENT is its own resolved path (no symbolic
-# link on the way) and not a system directory. With create, a missing
-# PARENT is made (mode 0755, and left in place by own_release, which never
-# removes a parent) once its nearest existing ancestor passed those checks.
-own_resolve() {
-  local parent=$1 create=${2:-} real near
+# own_resolve_near PARENT: PARENT, or when it is missing its nearest
+# existing ancestor, resolves to itself (no symbolic link on the way), and
+# PARENT is not a system directory; writes nothing. Below a resolved
+# ancestor come only new plain names, so PARENT's text is what it will
+# resolve to once made.
+own_resolve_near() {
+  local parent=$1 near real
   case $parent in /*) ;; *) echo "$parent: not an absolute path" >&2; exit 20 ;; esac
-  if [ -n "$create" ] && [ ! -e "$parent" ] && [ ! -L "$parent" ]; then
-    near=$parent
-    while [ ! -e "$near" ] && [ ! -L "$near" ]; do near=$(dirname -- "$near"); done
-    real=$(realpath -e -- "$near" 2>/dev/null) || { echo "$near: cannot be resolved" >&2; exit 20; }
-    if [ "$real" != "$near" ]; then
-      echo "$parent: $near resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
-      exit 20
-    fi
-    # Below a resolved ancestor come only new plain names: PARENT's text
-    # is what it will resolve to.
-    own_refuse_system "$parent" "$parent"
-    mkdir -p -m 0755 -- "$parent"
-    echo "YBOWN created-parent $parent"
-  fi
-  real=$(realpath -e -- "$parent" 2>/dev/null) || { echo "$parent: does not exist" >&2; exit 20; }
-  if [ "$real" != "$parent" ]; then
-    echo "$parent resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
+  near=$parent
+  while [ ! -e "$near" ] && [ ! -L "$near" ]; do near=$(dirname -- "$near"); done
+  real=$(realpath -e -- "$near" 2>/dev/null) || { echo "$near: cannot be resolved" >&2; exit 20; }
+  if [ "$real" != "$near" ]; then
+    echo "$parent: $near resolves to $real (a symbolic link on the way): give the resolved path, after checking it is meant" >&2
     exit 20
   fi
-  own_refuse_system "$real" "$parent"
-  [ -d "$real" ] || { echo "$parent: not a directory" >&2; exit 20; }
+  own_refuse_system "$parent" "$parent"
+  if [ "$near" = "$parent" ] && [ ! -d "$parent" ]; then echo "$parent: not a directory" >&2; exit 20; fi
+}
+# own_resolve PARENT [create]: PARENT exists (with create, a missing one is
+# made, mode 0755, and left in place by own_release, which never removes a
+# parent), resolves to itself and is not a system directory.
+own_resolve() {
+  local parent=$1 create=${2:-}
+  own_resolve_near "$parent"
+  if [ ! -e "$parent" ]; then
+    [ -n "$create" ] || { echo "$parent: does not exist" >&2; exit 20; }
+    (umask 022 && mkdir -p -- "$parent")
+    echo "YBOWN created-parent $parent"
+  fi
+  own_resolve_near "$parent"
+}
+# own_precheck PARENT RUN: everything own_claim checks, before the host is
+# changed at all (no package installed, no user added yet): PARENT is
+# acceptable and a PARENT/ybbench there is RUN's. Writes nothing.
+own_precheck() {
+  own_resolve_near "$1"
+  if [ -e "$1/$own_name" ] || [ -L "$1/$own_name" ]; then own_check "$1/$own_name" "$2"; fi
 }
 # own_check DIR RUN: DIR (PARENT/ybbench, existing) is a directory of
 # this run: not a link, marked, the marker naming RUN.

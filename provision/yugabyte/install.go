@@ -90,7 +90,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 
 	// 3: stop what an earlier Install left running, masters, leader,
 	// tservers, readiness.
-	if err := f.stopServers(ctx, r, p.db, log.With("stage", "stop-previous")); err != nil {
+	if err := f.stopServers(ctx, r, p.mark.RunID, p.db, log.With("stage", "stop-previous")); err != nil {
 		return nil, err
 	}
 	t := p.topology()
@@ -258,7 +258,7 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 		}
 		// What was changed outside the run's own directories, for the
 		// ledger: a user added, the kernel's hugepage settings.
-		for _, k := range []string{"user_created", "thp_changed"} {
+		for _, k := range []string{"host_change", "user_created", "thp_changed"} {
 			if v, ok := h.prepare.Last(k); ok {
 				if dep.HostChanges == nil {
 					dep.HostChanges = map[string][]string{}
