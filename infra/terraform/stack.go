@@ -167,6 +167,14 @@ func environment(environ []string) map[string]string {
 	env = tfexec.CleanEnv(env)
 	// TF_DATA_DIR would move .terraform out of the run directory.
 	delete(env, "TF_DATA_DIR")
+	// ybbench's own settings are not Terraform's, and one may carry a secret
+	// (a signed tarball URL in YBBENCH_YB_TARBALL): the local module's hosts
+	// would keep it in their long-running sshd's environment.
+	for k := range env {
+		if strings.HasPrefix(k, "YBBENCH_") {
+			delete(env, k)
+		}
+	}
 	// No update checks: runs must not depend on, or wait for, the internet.
 	env["CHECKPOINT_DISABLE"] = "1"
 	return env

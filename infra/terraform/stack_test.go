@@ -499,3 +499,15 @@ func TestDiagnostics(t *testing.T) {
 		t.Errorf("a long message is not cut to its end: %d runes", len([]rune(got)))
 	}
 }
+
+func TestEnvironmentDropsYBBenchSettings(t *testing.T) {
+	env := environment([]string{"PATH=/usr/bin", "YBBENCH_YB_TARBALL=https://h/x.tgz?token=SECRET", "YBBENCH_TERRAFORM=/bin/terraform", "TF_DATA_DIR=/x"})
+	for k, v := range env {
+		if strings.HasPrefix(k, "YBBENCH_") || strings.Contains(v, "SECRET") {
+			t.Errorf("Terraform's environment keeps %s=%s", k, v)
+		}
+	}
+	if env["PATH"] != "/usr/bin" || env["CHECKPOINT_DISABLE"] != "1" {
+		t.Errorf("environment %v", env)
+	}
+}
