@@ -100,14 +100,3 @@ func TestInstallDetailsRecordHostChanges(t *testing.T) {
 		}
 	}
 }
-
-func TestAuthOffIsNoted(t *testing.T) {
-	if n := authOff(&provision.Deployment{Settings: map[string]string{"auth": "off"}}); !strings.Contains(n, "without authentication (db_auth=off)") {
-		t.Errorf("auth off: note %q", n)
-	}
-	for _, dep := range []*provision.Deployment{nil, {Settings: map[string]string{"auth": "scram-sha-256"}}, {}} {
-		if n := authOff(dep); n != "" {
-			t.Errorf("%+v: note %q", dep, n)
-		}
-	}
-}
