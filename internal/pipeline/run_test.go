@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -78,6 +79,9 @@ func TestCollectWithoutRecords(t *testing.T) {
 	}
 	if len(out.Workloads) == 0 {
 		t.Fatal("no workloads in the result")
+	}
+	if err := collect.ValidateResult(out); err != nil {
+		t.Error(err)
 	}
 	for _, w := range out.Workloads {
 		if len(w.Problems) == 0 || !strings.Contains(w.Problems[0], "no agent records for "+w.Name) {
