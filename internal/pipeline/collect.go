@@ -107,12 +107,16 @@ func (r *Run) Report(ctx context.Context) error {
 // RenderReport writes a run directory's report.md from its result.json
 // alone and returns the report's path.
 func RenderReport(dir string) (string, error) {
-	var res collect.Result
-	if err := readJSON(filepath.Join(dir, ResultFile), &res); err != nil {
+	raw, err := os.ReadFile(filepath.Join(dir, ResultFile))
+	if err != nil {
+		return "", err
+	}
+	res, err := collect.ReadResult(raw)
+	if err != nil {
 		return "", err
 	}
 	var b bytes.Buffer
-	if err := collect.WriteMarkdown(&b, &res); err != nil {
+	if err := collect.WriteMarkdown(&b, res); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, ReportFile)
