@@ -7,15 +7,17 @@ import (
 	"strings"
 )
 
-// WriteMarkdown renders report.md: per workload, the measured table beside
-// the published figures (each published column saying which of our
-// statistics it is compared with) and the sanity line.
-func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
+// WriteMarkdown renders report.md from a result alone: per workload, the
+// measured table beside the published figures (each published column
+// saying which of our statistics it is compared with) and the sanity line.
+// Everything it shows is in result.json, so a result renders the same
+// report wherever and whenever it is rendered.
+func WriteMarkdown(w io.Writer, r *Result) error {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# ybbench run %s — profile %s\n\n", r.RunID, r.Profile)
-	if r.Cluster != nil {
+	if len(r.Hosts) > 0 {
 		var db, cl []string
-		for _, h := range r.Cluster.Hosts {
+		for _, h := range r.Hosts {
 			desc := h.Name
 			if h.InstanceType != "" {
 				desc += " (" + h.InstanceType + ")"
@@ -26,11 +28,13 @@ func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
 				db = append(db, desc)
 			}
 		}
-		fmt.Fprintf(&s, "Cluster: provider %s; db hosts %s; clients %s.\n", r.Cluster.Provider, strings.Join(db, ", "), strings.Join(cl, ", "))
+		fmt.Fprintf(&s, "Cluster: provider %s; db hosts %s; clients %s.\n", r.Environment.Provider, strings.Join(db, ", "), strings.Join(cl, ", "))
 	}
-	if r.Deployment != nil {
-		fmt.Fprintf(&s, "Database: %s %s.\n", r.Deployment.Flavor, r.Deployment.Version)
+	if r.Database != nil {
+		fmt.Fprintf(&s, "Database: %s %s.\n", r.Database.Flavor, r.Database.Version)
 	}
+	fmt.Fprintf(&s, "Safety: database authentication %s (db_auth); unknown SSH host keys %s (accept_new_host_keys).\n",
+		r.Environment.DBAuth, map[bool]string{true: "accepted on first use", false: "refused"}[r.Environment.AcceptNewHostKeys])
 	fmt.Fprintf(&s, "Run at %s.\n\n", r.Created.UTC().Format("2006-01-02 15:04 UTC"))
 	if len(r.Parameters) > 0 {
 		s.WriteString("Parameters: ")
@@ -63,10 +67,10 @@ func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
 	if len(r.Notes) > 0 {
 		s.WriteString("\n")
 	}
-	if b != nil {
+	if b := r.Baseline; b != nil {
 		fmt.Fprintf(&s, "Published figures: %s — %s.", b.Source, b.Setup)
-		if ok, bad := b.Consistent(LittlesLawTolerance); !ok {
-			fmt.Fprintf(&s, " This table does not satisfy Little's law (%s): it is shown, never used as a gate.", strings.Join(bad, "; "))
+		if !b.Consistent {
+			fmt.Fprintf(&s, " This table does not satisfy Little's law (%s): it is shown, never used as a gate.", strings.Join(b.Inconsistencies, "; "))
 		}
 		s.WriteString("\n\n")
 	}
@@ -110,10 +114,8 @@ func WriteMarkdown(w io.Writer, r *Result, b *Baseline) error {
 		if wr.SanityText != "" {
 			fmt.Fprintf(&s, "Sanity (Little's law, ≈ 1 for a closed loop): %s.\n", wr.SanityText)
 		}
-		if wr.Published != nil && b != nil {
-			if v, err := wr.Published.LittlesLaw(b.Threads); err == nil {
-				fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f.\n", wr.Published.ThreadsOf(b.Threads), v)
-			}
+		if l := wr.PublishedLittlesLaw; l != nil {
+			fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f.\n", l.Threads, l.Value)
 		}
 		for _, pr := range wr.Problems {
 			fmt.Fprintf(&s, "- %s\n", pr)

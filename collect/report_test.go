@@ -1,30 +1,56 @@
-package collect
+package collect_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/internal/profiles"
 )
 
-// The report's check of a published row uses the row's own thread count
-// (the KV batch table was measured at 64 writers, the others at 256), and
-// overridden parameters are marked.
-func TestWriteMarkdownPublishedRow(t *testing.T) {
-	batch := &BaselineRow{Workload: "batch-write", Throughput: 140000, Threads: 64, UnitsPerOp: 25,
-		Mix:       map[string]float64{"Write": 1},
-		Latencies: []Published{{Label: "Write Latency", Op: "Write", MS: 9, Statistic: "mean"}}}
-	b := &Baseline{Source: "seed 004", Setup: "3× i3.4xlarge", Threads: 256, Rows: []BaselineRow{*batch}}
-	r := &Result{Parameters: map[string]string{"threads": "64", "duration": "60s"}, Overridden: []string{"duration"},
-		Workloads: []WorkloadResult{{Name: "batch-write", Published: batch}}}
-	var s strings.Builder
-	if err := WriteMarkdown(&s, r, b); err != nil {
+// report.md is rendered from a result alone: each profile's fixture
+// result (testdata/<profile>.result.json, checked against the schema)
+// renders the pinned text, which shows the safety settings the run had.
+func TestReportProfiles(t *testing.T) {
+	all, err := profiles.All()
+	if err != nil {
 		t.Fatal(err)
 	}
-	out := s.String()
-	// 64 ÷ (140000/25 batches/s × 0.009 s) = 1.27
-	for _, want := range []string{"The published row itself: 64 threads ÷ (throughput × mean latency) = 1.27.",
-		"duration 60s (**overridden**), threads 64."} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
+	for _, p := range all {
+		t.Run(p.Name, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", p.Name+".result.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := collect.Validate(b); err != nil {
+				t.Fatal(err)
+			}
+			res, err := collect.ReadResult(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s strings.Builder
+			if err := collect.WriteMarkdown(&s, res); err != nil {
+				t.Fatal(err)
+			}
+			out := s.String()
+			auth := "database authentication " + res.Environment.DBAuth + " (db_auth)"
+			keys := "refused (accept_new_host_keys)"
+			if res.Environment.AcceptNewHostKeys {
+				keys = "accepted on first use (accept_new_host_keys)"
+			}
+			for _, want := range []string{auth, keys, "duration 1m0s (**overridden**)", "Published figures: " + p.Baseline.Source} {
+				if !strings.Contains(out, want) {
+					t.Errorf("report lacks %q", want)
+				}
+			}
+			if p.Name == "kv-ycql" && !strings.Contains(out, "The published row itself: 64 threads ÷ (throughput × mean latency) = 1.27.") {
+				t.Error("the batch row's own thread count is not used")
+			}
+			golden.Check(t, p.Name+".report.md", []byte(out))
+		})
 	}
 }

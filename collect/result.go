@@ -1,36 +1,92 @@
 package collect
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/atomicfile"
-	"github.com/ybbench/ybbench/provision"
 )
 
-// ResultSchema versions result.json. A change that breaks readers bumps it.
-const ResultSchema = "ybbench-result/1"
+// ResultSchema versions result.json. A change that breaks readers bumps it;
+// result.schema.json describes it.
+const ResultSchema = "ybbench-result/2"
 
 // Result is result.json: what was measured and everything that shapes the
-// numbers.
+// numbers, built from the run directory alone (Aggregate). Its types are
+// collect's own, so that a change to a host or deployment type does not
+// change the schema, and it holds no key paths, host keys or secret paths.
 type Result struct {
 	Schema  string    `json:"schema"`
 	RunID   string    `json:"run_id"`
 	Profile string    `json:"profile"`
 	Created time.Time `json:"created"`
 	// Versions of the tools, drivers and database.
-	Versions map[string]string `json:"versions"`
-	Cluster  *infra.Cluster    `json:"cluster,omitempty"`
-	// Hosts holds facts gathered from each host (kernel, CPUs, memory, clock skew).
-	Hosts      map[string]map[string]string `json:"hosts,omitempty"`
-	Deployment *provision.Deployment        `json:"deployment,omitempty"`
+	Versions    map[string]string `json:"versions"`
+	Environment Environment       `json:"environment"`
+	Hosts       []Host            `json:"hosts"`
+	Database    *Database         `json:"database,omitempty"`
 	// Parameters are the run's parameters; Overridden names those that
 	// differ from the profile's.
 	Parameters map[string]string `json:"parameters"`
 	Overridden []string          `json:"overridden,omitempty"`
-	Workloads  []WorkloadResult  `json:"workloads"`
-	Notes      []string          `json:"notes,omitempty"`
+	// Baseline is the profile's published table the run is compared with.
+	Baseline  *BaselineResult  `json:"baseline,omitempty"`
+	Workloads []WorkloadResult `json:"workloads"`
+	Notes     []string         `json:"notes,omitempty"`
+}
+
+// Environment is where and how the run ran, including the safety
+// settings it ran with.
+type Environment struct {
+	Provider    string `json:"provider"`
+	Family      string `json:"family"`
+	Binding     string `json:"binding,omitempty"`
+	DBHosts     int    `json:"db_hosts"`
+	ClientHosts int    `json:"client_hosts"`
+	// AcceptNewHostKeys is whether the run was allowed to trust a host's
+	// SSH key on first use; the hosts it did so for say so (host_key_source).
+	AcceptNewHostKeys bool `json:"accept_new_host_keys"`
+	// DBAuth is "on" (generated credentials) or "off" (the database was
+	// left open, as in the seeds' setup).
+	DBAuth string `json:"db_auth"`
+}
+
+// Host is one machine of the run: what it is, never how to reach it.
+type Host struct {
+	Name         string   `json:"name"`
+	Roles        []string `json:"roles"`
+	InstanceType string   `json:"instance_type,omitempty"`
+	Cloud        string   `json:"cloud,omitempty"`
+	Region       string   `json:"region,omitempty"`
+	Zone         string   `json:"zone,omitempty"`
+	// Shared marks a host that shares this machine's kernel (local hosts).
+	Shared bool `json:"shared,omitempty"`
+	// HostKeySource says where the pin of its SSH key came from
+	// ("accepted-on-first-use" when it was trusted on first contact).
+	HostKeySource string `json:"host_key_source,omitempty"`
+	// Facts are what the preflight found (kernel, CPUs, memory, clock skew).
+	Facts map[string]string `json:"facts,omitempty"`
+}
+
+// Database is the deployed database: flavor, version, endpoints and the
+// settings that shape a number (no credentials).
+type Database struct {
+	Flavor   string            `json:"flavor"`
+	Version  string            `json:"version"`
+	User     string            `json:"user,omitempty"`
+	Name     string            `json:"database,omitempty"`
+	YSQL     []string          `json:"ysql,omitempty"` // host:port
+	YCQL     []string          `json:"ycql,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// BaselineResult is the published table, and whether it satisfies
+// Little's law (only a consistent table may gate a release).
+type BaselineResult struct {
+	Baseline
+	Consistent      bool     `json:"consistent"`
+	Inconsistencies []string `json:"inconsistencies,omitempty"`
 }
 
 // WorkloadResult is one workload of the profile: its phases, the DDL it ran
@@ -39,9 +95,15 @@ type WorkloadResult struct {
 	Name   string        `json:"name"`
 	DDL    string        `json:"ddl,omitempty"`
 	Phases []PhaseResult `json:"phases"`
-	// Published is the profile's row for this workload, if it has one.
-	Published   *BaselineRow `json:"published,omitempty"`
-	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// Published is the profile's row for this workload, if it has one, and
+	// PublishedLittlesLaw that row's own threads ÷ (throughput × mean latency).
+	Published           *BaselineRow `json:"published,omitempty"`
+	PublishedLittlesLaw *LittlesLaw  `json:"published_littles_law,omitempty"`
+	// Throughput is the measured phase's figure the published throughput is
+	// compared with, and ThroughputBasis what it counts (the family's own).
+	Throughput      float64      `json:"throughput,omitempty"`
+	ThroughputBasis string       `json:"throughput_basis,omitempty"`
+	Comparisons     []Comparison `json:"comparisons,omitempty"`
 	// Sanity is threads ÷ (throughput × mean outer-operation latency) of
 	// the measured phase: ≈ 1 for a closed loop.
 	Sanity     float64 `json:"sanity,omitempty"`
@@ -49,6 +111,12 @@ type WorkloadResult struct {
 	// CPU is each db host's CPU over the measured phase.
 	CPU      map[string]HostCPU `json:"cpu,omitempty"`
 	Problems []string           `json:"problems,omitempty"`
+}
+
+// LittlesLaw is threads ÷ (throughput × mean latency) of a published row.
+type LittlesLaw struct {
+	Threads int     `json:"threads"`
+	Value   float64 `json:"value"`
 }
 
 // HostCPU is a db host's CPU use over a phase.
@@ -129,7 +197,8 @@ func summarize(h interface {
 // PhaseResultOf turns a merged phase into its recorded form.
 func PhaseResultOf(p *Phase) PhaseResult {
 	r := PhaseResult{Phase: p.Phase, Agents: p.Agents, Threads: p.Threads, Ops: p.Ops, Throughput: p.Throughput,
-		WindowMS: p.Window.Milliseconds(), Complete: p.Complete, Problems: p.Problems, Counters: p.Counters, Schedule: p.Schedule}
+		WindowMS: p.Window.Milliseconds(), Complete: p.Complete, Problems: p.Problems, Counters: p.Counters, Schedule: p.Schedule,
+		Measurements: []MeasurementResult{}}
 	for _, m := range p.Measurements {
 		mr := MeasurementResult{Name: m.Name, Count: m.Count(), Errors: m.Errors, Late: m.Late, Statuses: m.Statuses, Latency: summarize(m.Service)}
 		if m.Units != m.Count()+m.Errors {
@@ -246,7 +315,24 @@ func OneSampleSanity(p *PhaseResult) (float64, string) {
 	return v, fmt.Sprintf("%d threads ÷ (%.0f operations/s × %.3f ms mean) = %.2f", p.Threads, rate, mean/1000, v)
 }
 
-// WriteJSON writes v as indented JSON to path, atomically.
-func WriteJSON(path string, v any) error {
-	return atomicfile.WriteJSON(path, v, 0o644)
+// WriteResult writes result.json, atomically, after checking it against
+// result.schema.json: a result that does not match its schema is a bug,
+// and is never published.
+func WriteResult(path string, r *Result) error {
+	if err := ValidateResult(r); err != nil {
+		return fmt.Errorf("result.json does not match %s: %w", ResultSchema, err)
+	}
+	return atomicfile.WriteJSON(path, r, 0o644)
+}
+
+// ReadResult parses a result.json of this schema version.
+func ReadResult(b []byte) (*Result, error) {
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("result.json: %w", err)
+	}
+	if r.Schema != ResultSchema {
+		return nil, fmt.Errorf("result.json is %q, not %s", r.Schema, ResultSchema)
+	}
+	return &r, nil
 }

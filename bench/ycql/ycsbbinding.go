@@ -298,3 +298,10 @@ func (b *YCSBBinding) fail(what string, err error) {
 		b.log.Error("ycql: "+what, "err", err, "errors_so_far", n)
 	}
 }
+
+// The summary records the DDL the binding ran.
+var _ ycsb.DDLer = (*YCSBBinding)(nil)
+
+// DDL is what the agent ran to create the keyspace and table, "" when it
+// created none.
+func (b *YCSBBinding) DDL() string { return strings.Join(b.ddl, "; ") }

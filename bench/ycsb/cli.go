@@ -208,8 +208,13 @@ func run(ctx context.Context, args []string, env *Env) error {
 	}
 	if ro.prepareOnly {
 		// The orchestrator has one agent create the table before the
-		// others start loading into it.
+		// others start loading into it; the summary says what it ran.
 		fmt.Fprintln(env.Stderr, "Prepared (ybload.prepare.only): not running the workload.")
+		if ro.summary != "" {
+			if err := writePrepareSummary(ro.summary, binding, settingsOf(p, inv, binding, cfg, ro, env.Version), inv); err != nil {
+				return fmt.Errorf("write the JSON summary: %w", err)
+			}
+		}
 		return nil
 	}
 	// YCSB lowers threadcount to the operation count (stdout warning).
@@ -330,7 +335,7 @@ func run(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("write the report: %w", err)
 	}
 	if ro.summary != "" {
-		if err := writeSummaryFile(ro.summary, res, opts, settings, core.Counters(), inv); err != nil {
+		if err := writeSummaryFile(ro.summary, res, opts, settings, core.Counters(), inv, ddlOf(binding)); err != nil {
 			return fmt.Errorf("write the JSON summary: %w", err)
 		}
 	}

@@ -69,6 +69,13 @@ type Describer interface {
 	Settings() map[string]string
 }
 
+// DDLer is implemented by bindings that can create the table: DDL is the
+// statement(s) they ran, "" when they created nothing. The summary carries
+// it, so that the orchestrator records what ran rather than rebuilding it.
+type DDLer interface {
+	DDL() string
+}
+
 // Closer is implemented by bindings that hold shared resources (a shared
 // session) to release after the run.
 type Closer interface {

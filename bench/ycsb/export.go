@@ -85,8 +85,10 @@ type Summary struct {
 	WarmupOps     int64             `json:"warmup_operations,omitempty"`
 	Threads       int               `json:"threads"`
 	Stop          string            `json:"stop"`
-	Error         string            `json:"error,omitempty"`
-	Cancelled     int64             `json:"cancelled,omitempty"`
+	// DDL is what the binding ran to create the table, when it did.
+	DDL       string `json:"ddl,omitempty"`
+	Error     string `json:"error,omitempty"`
+	Cancelled int64  `json:"cancelled,omitempty"`
 	// Latency says what the measurements' latencies are: "service" (from
 	// the actual start, YCSB's default) or "response" (from the intended start).
 	Measurements []SummaryOp       `json:"measurements"`
@@ -146,8 +148,32 @@ func summaryOf(res *bench.Result, settings map[string]string, counters map[strin
 	return s
 }
 
-func writeSummaryFile(path string, res *bench.Result, o ReportOptions, settings map[string]string, counters map[string]int64, inv *Invocation) error {
-	b, err := json.MarshalIndent(summaryOf(res, settings, counters, inv), "", "  ")
+func writeSummaryFile(path string, res *bench.Result, o ReportOptions, settings map[string]string, counters map[string]int64, inv *Invocation, ddl string) error {
+	s := summaryOf(res, settings, counters, inv)
+	s.DDL = ddl
+	return writeSummary(path, s)
+}
+
+// writePrepareSummary writes the summary of a prepare-only invocation
+// (ybload.prepare.only): no measurements, the settings and the DDL the
+// binding ran.
+func writePrepareSummary(path string, b Binding, settings map[string]string, inv *Invocation) error {
+	s := &Summary{Schema: "ybload-ycsb-summary/1", Tool: map[string]string{"name": "ybload", "go": runtime.Version()},
+		Phase: "prepare", Binding: inv.Binding, WorkloadFiles: inv.WorkloadFiles, Stop: "prepared",
+		Measurements: []SummaryOp{}, Counters: map[string]int64{}, Settings: settings, DDL: ddlOf(b)}
+	return writeSummary(path, s)
+}
+
+// ddlOf is the DDL a binding ran, if it says.
+func ddlOf(b Binding) string {
+	if d, ok := b.(DDLer); ok {
+		return d.DDL()
+	}
+	return ""
+}
+
+func writeSummary(path string, s *Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -244,3 +244,10 @@ func retryable(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }
+
+// The summary records the DDL the binding ran.
+var _ ycsb.DDLer = (*Binding)(nil)
+
+// DDL is the statement the agent ran to create the table, "" when it
+// created none.
+func (b *Binding) DDL() string { return b.ddl }

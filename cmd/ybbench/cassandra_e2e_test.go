@@ -49,6 +49,7 @@ func TestE2ECassandraKV(t *testing.T) {
 	}
 	var res collect.Result
 	b, _ = os.ReadFile(filepath.Join(dir, "result.json"))
+	checkSchema(t, b)
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +96,7 @@ func TestE2ECassandraYCSB(t *testing.T) {
 	dir := runDirIn(t, runs, 0)
 	var res collect.Result
 	b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+	checkSchema(t, b)
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,7 @@ func TestFaultInterruptDuringBench(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no result.json after an interrupted bench: %v\n%s", err, tail(out.String(), 30))
 	}
+	checkSchema(t, b)
 	json.Unmarshal(b, &res)
 	m := findMeasurement(t, &res, "workloada", "run", "READ")
 	if m.Count == 0 {
@@ -234,6 +235,7 @@ func TestFaultKilledOrchestratorThenResume(t *testing.T) {
 	}
 	var res collect.Result
 	b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+	checkSchema(t, b)
 	json.Unmarshal(b, &res)
 	if m := findMeasurement(t, &res, "workloadc", "load", "INSERT"); m.Count != 3000 || m.Errors != 0 {
 		t.Errorf("the redone load inserted %d records with %d errors, want 3000 and 0", m.Count, m.Errors)

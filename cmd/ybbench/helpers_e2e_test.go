@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/testenv"
 )
@@ -310,5 +311,14 @@ func assertNoDatabaseData(t *testing.T, dir string) {
 	m, _ = filepath.Glob("/tmp/*" + id + "*")
 	for _, p := range m {
 		t.Errorf("%s remains in /tmp after down", p)
+	}
+}
+
+// checkSchema checks a result.json a run wrote against result.schema.json
+// (ybbench-result/2): every result a test produces is validated.
+func checkSchema(t *testing.T, b []byte) {
+	t.Helper()
+	if err := collect.Validate(b); err != nil {
+		t.Errorf("result.json does not match its schema: %v", err)
 	}
 }

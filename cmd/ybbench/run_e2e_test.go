@@ -74,6 +74,7 @@ func TestE2ELocalStages(t *testing.T) {
 	// The merged p99 against the exact p99 of all agents' raw latencies.
 	var res collect.Result
 	b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+	checkSchema(t, b)
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +141,7 @@ func TestE2EInventoryRun(t *testing.T) {
 	invDir := runDirIn(t, invRuns, 0)
 	var res collect.Result
 	b, _ := os.ReadFile(filepath.Join(invDir, "result.json"))
+	checkSchema(t, b)
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +313,7 @@ func TestE2ESysbenchLocal(t *testing.T) {
 		}
 		var res collect.Result
 		b, _ := os.ReadFile(filepath.Join(dir, "result.json"))
+		checkSchema(t, b)
 		json.Unmarshal(b, &res)
 		if m := findMeasurement(t, &res, w, "run", "EVENT"); m.Count == 0 {
 			t.Errorf("%s: no events", w)

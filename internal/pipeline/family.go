@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/provision"
 )
 
 // family is how one profile family's workloads run on the agents: which
 // phases each workload has, the agent's command line for a phase, and the
-// private files it reads. The command line never holds a secret.
+// private files it reads. The command line never holds a secret. (Its
+// figures — throughput compared, Little's law — are collect's.)
 type family interface {
 	// phases of a workload, in order; the measured one is "run".
 	phases(workload string) []string
@@ -23,10 +23,6 @@ type family interface {
 	// invocation is one agent's arguments and private files (name →
 	// content, uploaded 0600 to the agent's directory) for a phase.
 	invocation(in agentInput) (args []string, files map[string]string)
-	// sanity is the phase's Little's-law line.
-	sanity(p *collect.PhaseResult) (float64, string)
-	// throughput is what the published throughput is compared with.
-	throughput(p *collect.PhaseResult) float64
 }
 
 // agentInput is everything an agent invocation is built from.
@@ -79,10 +75,8 @@ func endpoints(eps []provision.Endpoint, withPort bool) string {
 // first agent creates.
 type ycsbFamily struct{}
 
-func (ycsbFamily) phases(string) []string                          { return []string{"prepare", "load", "run"} }
-func (ycsbFamily) firstClientOnly(ph string) bool                  { return ph == "prepare" }
-func (ycsbFamily) throughput(p *collect.PhaseResult) float64       { return p.Throughput }
-func (ycsbFamily) sanity(p *collect.PhaseResult) (float64, string) { return collect.YCSBSanity(p) }
+func (ycsbFamily) phases(string) []string         { return []string{"prepare", "load", "run"} }
+func (ycsbFamily) firstClientOnly(ph string) bool { return ph == "prepare" }
 
 func (ycsbFamily) invocation(in agentInput) ([]string, map[string]string) {
 	p := in.Params
@@ -128,10 +122,6 @@ func (sysbenchFamily) phases(string) []string { return []string{"prepare", "run"
 func (sysbenchFamily) firstClientOnly(ph string) bool {
 	return ph == "prepare" || ph == "cleanup"
 }
-func (sysbenchFamily) throughput(p *collect.PhaseResult) float64 { return p.Throughput }
-func (sysbenchFamily) sanity(p *collect.PhaseResult) (float64, string) {
-	return collect.OneSampleSanity(p)
-}
 
 func (sysbenchFamily) invocation(in agentInput) ([]string, map[string]string) {
 	p := in.Params
@@ -157,29 +147,6 @@ type kvFamily struct{}
 
 func (kvFamily) phases(string) []string      { return []string{"run"} }
 func (kvFamily) firstClientOnly(string) bool { return false }
-func (kvFamily) sanity(p *collect.PhaseResult) (float64, string) {
-	return collect.OneSampleSanity(p)
-}
-
-// throughput counts keys, as the tool does (a batch counts its keys).
-func (kvFamily) throughput(p *collect.PhaseResult) float64 {
-	var units int64
-	for _, m := range p.Measurements {
-		if m.Name == "CLEANUP" {
-			continue
-		}
-		u := m.Units
-		if u == 0 {
-			u = m.Count
-		}
-		units += u
-	}
-	if p.WindowMS <= 0 {
-		return 0
-	}
-	return float64(units) / (float64(p.WindowMS) / 1000)
-}
-
 func (kvFamily) invocation(in agentInput) ([]string, map[string]string) {
 	p := in.Params
 	args := append([]string{"kv"}, in.WLArgs...)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/exitcode"
@@ -135,8 +137,22 @@ func TestAcceptNewHostKeysRecorded(t *testing.T) {
 		}
 	}
 	res, _ := r.collect() // no agent records: an error, but the result is there
-	if res.Cluster == nil || res.Cluster.Hosts[0].SSH.HostKeySource != inventory.AcceptedOnFirstUse {
-		t.Errorf("result cluster: %+v", res.Cluster)
+	if len(res.Hosts) != 2 || res.Hosts[0].HostKeySource != inventory.AcceptedOnFirstUse || !res.Environment.AcceptNewHostKeys {
+		t.Errorf("result hosts %+v, environment %+v", res.Hosts, res.Environment)
+	}
+	// The result describes the hosts, never how to log in to them: no key
+	// file (the inventory's, or the run's own) is named in it.
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, leak := range []string{r.cluster.Hosts[0].SSH.KeyFile, "key_file", "id_ed25519", r.dir} {
+		if strings.Contains(string(b), leak) {
+			t.Errorf("result.json names %q:\n%s", leak, b)
+		}
+	}
+	if err := collect.ValidateResult(res); err != nil {
+		t.Error(err)
 	}
 	found := false
 	for _, n := range res.Notes {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -79,6 +80,9 @@ func TestCollectWithoutRecords(t *testing.T) {
 	if len(out.Workloads) == 0 {
 		t.Fatal("no workloads in the result")
 	}
+	if err := collect.ValidateResult(out); err != nil {
+		t.Error(err)
+	}
 	for _, w := range out.Workloads {
 		if len(w.Problems) == 0 || !strings.Contains(w.Problems[0], "no agent records for "+w.Name) {
 			t.Errorf("%s: problems %q", w.Name, w.Problems)
@@ -97,17 +101,6 @@ func TestInstallDetailsRecordHostChanges(t *testing.T) {
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %q, want %q", k, got[k], v)
-		}
-	}
-}
-
-func TestAuthOffIsNoted(t *testing.T) {
-	if n := authOff(&provision.Deployment{Settings: map[string]string{"auth": "off"}}); !strings.Contains(n, "without authentication (db_auth=off)") {
-		t.Errorf("auth off: note %q", n)
-	}
-	for _, dep := range []*provision.Deployment{nil, {Settings: map[string]string{"auth": "scram-sha-256"}}, {}} {
-		if n := authOff(dep); n != "" {
-			t.Errorf("%+v: note %q", dep, n)
 		}
 	}
 }

@@ -1,0 +1,191 @@
+package collect
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ybbench/ybbench/bench/record"
+)
+
+// Files of a run directory that Aggregate reads besides setup.json.
+const (
+	clusterFile    = "cluster.json"
+	deploymentFile = "deployment.json"
+	factsFile      = "hosts.json"
+	agentsDir      = "agents"
+)
+
+// clusterDoc is the part of cluster.json a result describes. The SSH
+// fields other than where the host key's pin came from (user, key file,
+// the key itself) are deliberately not read.
+type clusterDoc struct {
+	Provider string `json:"provider"`
+	Hosts    []struct {
+		Name         string   `json:"name"`
+		Roles        []string `json:"roles"`
+		InstanceType string   `json:"instance_type"`
+		Cloud        string   `json:"cloud"`
+		Region       string   `json:"region"`
+		Zone         string   `json:"zone"`
+		Shared       bool     `json:"shared"`
+		SSH          struct {
+			HostKeySource string `json:"host_key_source"`
+		} `json:"ssh"`
+	} `json:"hosts"`
+}
+
+// deploymentDoc is the part of deployment.json a result describes: not
+// the password file, the pid files or what the install changed on hosts.
+type deploymentDoc struct {
+	Flavor   string            `json:"flavor"`
+	Version  string            `json:"version"`
+	User     string            `json:"user"`
+	Database string            `json:"database"`
+	Settings map[string]string `json:"settings"`
+	YSQL     []endpointDoc     `json:"ysql"`
+	YCQL     []endpointDoc     `json:"ycql"`
+}
+
+type endpointDoc struct {
+	Addr string `json:"addr"`
+	Port int    `json:"port"`
+}
+
+func (d *deploymentDoc) database() *Database {
+	db := &Database{Flavor: d.Flavor, Version: d.Version, User: d.User, Name: d.Database, Settings: d.Settings}
+	for _, e := range d.YSQL {
+		db.YSQL = append(db.YSQL, e.Addr+":"+strconv.Itoa(e.Port))
+	}
+	for _, e := range d.YCQL {
+		db.YCQL = append(db.YCQL, e.Addr+":"+strconv.Itoa(e.Port))
+	}
+	return db
+}
+
+// readOptional reads a JSON file of the run directory into v; a file that
+// is not there is (false, nil): a run stopped early lacks some.
+func readOptional(path string, v any) (bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return true, nil
+}
+
+// agentFiles reads the record files of a phase from every client's copy
+// under agents/<host>/.
+func agentFiles(runDir, workload, phase string) ([]AgentFile, error) {
+	dirs, err := os.ReadDir(filepath.Join(runDir, agentsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []AgentFile
+	var errs []error
+	for _, d := range dirs {
+		path := filepath.Join(runDir, agentsDir, d.Name(), workload+"-"+phase+".jsonl")
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		f, err := record.Read(path, bytes.NewReader(b))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, AgentFile{Host: d.Name(), Path: path, File: f})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
+	return out, errors.Join(errs...)
+}
+
+// agentSummary is the part of an agent's summary (the phase's .json) a
+// result uses: the DDL the agent ran, when it created the table.
+type agentSummary struct {
+	DDL string `json:"ddl"`
+}
+
+// ddlOf returns the DDL the agents of a phase ran, from their summaries
+// (one agent creates the table); a problem when agents disagree.
+func ddlOf(runDir, workload, phase string) (string, error) {
+	dirs, err := os.ReadDir(filepath.Join(runDir, agentsDir))
+	if err != nil {
+		return "", nil
+	}
+	ddl := ""
+	for _, d := range dirs {
+		var s agentSummary
+		path := filepath.Join(runDir, agentsDir, d.Name(), workload+"-"+phase+".json")
+		if _, err := readOptional(path, &s); err != nil {
+			return ddl, err
+		}
+		if s.DDL == "" {
+			continue
+		}
+		if ddl != "" && ddl != s.DDL {
+			return ddl, fmt.Errorf("%s: the agents ran different DDL (%s ran %q)", workload, d.Name(), s.DDL)
+		}
+		ddl = s.DDL
+	}
+	return ddl, nil
+}
+
+// ledgerDoc is the part of run.json the CPU figures are read from: the
+// measured phase's step details (<host>.cpu_percent, …).
+type ledgerDoc struct {
+	Steps []struct {
+		Name    string            `json:"name"`
+		Details map[string]string `json:"details"`
+	} `json:"steps"`
+}
+
+// cpuOf reads the db hosts' CPU over a workload's measured phase: the
+// details of its latest bench/<workload>/run step that has them (a phase
+// redone after a resume is the one whose records are merged).
+func cpuOf(l *ledgerDoc, workload string) map[string]HostCPU {
+	var out map[string]HostCPU
+	for _, st := range l.Steps {
+		if st.Name != "bench/"+workload+"/run" {
+			continue
+		}
+		m := map[string]HostCPU{}
+		for k, v := range st.Details {
+			host, key, ok := strings.Cut(k, ".cpu_")
+			if !ok {
+				continue
+			}
+			c := m[host]
+			f, _ := strconv.ParseFloat(v, 64)
+			switch key {
+			case "percent":
+				c.Percent = f
+			case "source":
+				c.Source = v
+			case "seconds":
+				c.Seconds = f
+			case "seconds_end":
+				c.SecondsAtEnd = f
+			}
+			m[host] = c
+		}
+		if len(m) > 0 {
+			out = m
+		}
+	}
+	return out
+}

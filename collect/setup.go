@@ -1,0 +1,61 @@
+package collect
+
+import (
+	"time"
+
+	"github.com/ybbench/ybbench/internal/atomicfile"
+)
+
+// SetupFile is the file in the run directory that says what the run was
+// asked to measure: written by the orchestrator, read by Aggregate.
+const SetupFile = "setup.json"
+
+// SetupSchema versions setup.json.
+const SetupSchema = "ybbench-setup/1"
+
+// Setup is setup.json: the profile as the run used it (its published table
+// included) and the parameters it ran with. With it, the agents' files,
+// cluster.json and deployment.json, the run directory says everything
+// result.json holds.
+type Setup struct {
+	Schema  string    `json:"schema"`
+	RunID   string    `json:"run_id"`
+	Created time.Time `json:"created"`
+	Profile string    `json:"profile"`
+	Family  string    `json:"family"`
+	Binding string    `json:"binding,omitempty"`
+	// Workloads in the order they ran, each with its phases in order.
+	Workloads []SetupWorkload `json:"workloads"`
+	// Parameters and Overridden as result.json has them.
+	Parameters map[string]string `json:"parameters"`
+	Overridden []string          `json:"overridden,omitempty"`
+	Baseline   *Baseline         `json:"baseline,omitempty"`
+	// Notes are the profile's own (named deviations).
+	Notes       []string `json:"notes,omitempty"`
+	Provider    string   `json:"provider"`
+	DBHosts     int      `json:"db_hosts"`
+	ClientHosts int      `json:"client_hosts"`
+	// AcceptNewHostKeys and DBAuth are the safety settings the run had.
+	AcceptNewHostKeys bool   `json:"accept_new_host_keys"`
+	DBAuth            string `json:"db_auth"`
+	// Versions of the orchestrator (ybbench, go).
+	Versions map[string]string `json:"versions"`
+}
+
+// SetupWorkload is one workload and its agent phases.
+type SetupWorkload struct {
+	Name   string       `json:"name"`
+	Phases []SetupPhase `json:"phases"`
+}
+
+// SetupPhase is one agent phase; Records says whether its agents write
+// tick records (load and run do; table setup and cleanup do not).
+type SetupPhase struct {
+	Name    string `json:"name"`
+	Records bool   `json:"records"`
+}
+
+// WriteSetup writes setup.json into a run directory.
+func WriteSetup(path string, s *Setup) error {
+	return atomicfile.WriteJSON(path, s, 0o644)
+}
