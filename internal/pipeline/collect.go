@@ -18,6 +18,7 @@ import (
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/hostcpu"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -156,37 +157,25 @@ func parametersOf(family string, p profiles.Parameters, s *Resolved) map[string]
 	return m
 }
 
-// cpuOf reads the db hosts' CPU over a phase from its ledger details.
+// cpuOf reads the db hosts' CPU over a phase from its CPU file.
 func (r *Run) cpuOf(ph Phase) map[string]collect.HostCPU {
-	for _, st := range r.ledger.Record().Steps {
-		if st.Name != ph.stepName() {
-			continue
-		}
-		out := map[string]collect.HostCPU{}
-		for k, v := range st.Details {
-			host, key, ok := strings.Cut(k, ".cpu_")
-			if !ok {
-				continue
-			}
-			c := out[host]
-			f, _ := strconv.ParseFloat(v, 64)
-			switch key {
-			case "percent":
-				c.Percent = f
-			case "source":
-				c.Source = v
-			case "seconds":
-				c.Seconds = f
-			case "seconds_end":
-				c.SecondsAtEnd = f
-			}
-			out[host] = c
-		}
-		if len(out) > 0 {
-			return out
+	f, err := hostcpu.Read(r.dir, ph.Workload, ph.Phase)
+	if err != nil {
+		r.log().Warn("the db hosts' CPU over the phase", "err", err)
+	}
+	if f == nil {
+		return nil
+	}
+	out := map[string]collect.HostCPU{}
+	for host, span := range f.Hosts {
+		if u, ok := span.Use(); ok {
+			out[host] = collect.HostCPU{Percent: u.Percent, Source: u.Source, Seconds: u.Seconds, SecondsAtEnd: u.SecondsAtEnd}
 		}
 	}
-	return nil
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // agentFiles reads the record files of a phase from every client's copy.
