@@ -86,7 +86,11 @@ func Aggregate(runDir string) (*Result, error) {
 	var errs []error
 	measured := 0
 	for _, w := range setup.Workloads {
-		wr := WorkloadResult{Name: w.Name, Phases: []PhaseResult{}, CPU: cpuOf(&ledger, w.Name)}
+		cpu, err := cpuOf(runDir, w.Name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: the db hosts' CPU: %w", w.Name, err))
+		}
+		wr := WorkloadResult{Name: w.Name, Phases: []PhaseResult{}, CPU: cpu}
 		if res.Baseline != nil {
 			wr.Published = res.Baseline.Row(w.Name)
 		}

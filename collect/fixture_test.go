@@ -13,6 +13,7 @@ import (
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/hostcpu"
 	"github.com/ybbench/ybbench/internal/profiles"
 )
 
@@ -151,9 +152,16 @@ func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
 			}
 			writeRecords(t, filepath.Join(agent, w+"-"+ph.Name+".jsonl"), w, ph.Name, fixtureOps(p, w))
 			if ph.Name == "run" {
-				steps = append(steps, map[string]any{"name": "bench/" + w + "/run", "status": "done", "details": map[string]string{
-					"db-1.cpu_percent": "41.5", "db-1.cpu_source": "node /proc/stat, user+nice+system over all cores",
-					"db-2.cpu_percent": "38.5", "db-2.cpu_source": "node /proc/stat, user+nice+system over all cores", "client-1.exit": "0"}})
+				steps = append(steps, map[string]any{"name": "bench/" + w + "/run", "status": "done", "details": map[string]string{"client-1.exit": "0"}})
+				// The db hosts' CPU over the phase, as the sampler writes it:
+				// 41.5 % and 38.5 % of their node's ticks.
+				span := func(busy int64) hostcpu.Span {
+					return hostcpu.Span{Before: hostcpu.Sample{Mode: hostcpu.ModeNode, Hz: 100, Cores: 16},
+						After: hostcpu.Sample{Mode: hostcpu.ModeNode, Busy: busy, Total: 1000, Hz: 100, Cores: 16, At: 60}}
+				}
+				if err := hostcpu.Write(dir, &hostcpu.File{Workload: w, Phase: "run", Hosts: map[string]hostcpu.Span{"db-1": span(415), "db-2": span(385)}}); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/internal/hostcpu"
 )
 
 // Files of a run directory that Aggregate reads besides setup.json.
@@ -154,38 +154,22 @@ type ledgerDoc struct {
 	} `json:"steps"`
 }
 
-// cpuOf reads the db hosts' CPU over a workload's measured phase: the
-// details of its latest bench/<workload>/run step that has them (a phase
-// redone after a resume is the one whose records are merged).
-func cpuOf(l *ledgerDoc, workload string) map[string]HostCPU {
-	var out map[string]HostCPU
-	for _, st := range l.Steps {
-		if st.Name != "bench/"+workload+"/run" {
-			continue
-		}
-		m := map[string]HostCPU{}
-		for k, v := range st.Details {
-			host, key, ok := strings.Cut(k, ".cpu_")
-			if !ok {
-				continue
-			}
-			c := m[host]
-			f, _ := strconv.ParseFloat(v, 64)
-			switch key {
-			case "percent":
-				c.Percent = f
-			case "source":
-				c.Source = v
-			case "seconds":
-				c.Seconds = f
-			case "seconds_end":
-				c.SecondsAtEnd = f
-			}
-			m[host] = c
-		}
-		if len(m) > 0 {
-			out = m
+// cpuOf reads the db hosts' CPU over a workload's run phase from the
+// phase's typed CPU file (runs/<id>/cpu/<workload>-run.json); nil when the
+// run has none (the sampler could not read the hosts).
+func cpuOf(runDir, workload string) (map[string]HostCPU, error) {
+	f, err := hostcpu.Read(runDir, workload, "run")
+	if err != nil || f == nil {
+		return nil, err
+	}
+	out := map[string]HostCPU{}
+	for host, span := range f.Hosts {
+		if u, ok := span.Use(); ok {
+			out[host] = HostCPU{Percent: u.Percent, Source: u.Source, Seconds: u.Seconds, SecondsAtEnd: u.SecondsAtEnd}
 		}
 	}
-	return out
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/infra/local"
+	"github.com/ybbench/ybbench/internal/agentrun"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -67,23 +68,28 @@ func WritePlan(w io.Writer, s *Resolved) error {
 	if err != nil {
 		return err
 	}
-	dep := &provision.Deployment{Flavor: s.Flavor, User: "<user>", Database: "<database>",
+	db := agentrun.DB{User: "<user>", Database: "<database>",
 		YSQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 5433}}, YCQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 9042}}}
 	est := 30 * time.Second
 	for _, wl := range s.Workloads {
 		for _, ph := range fam.phases(wl) {
-			phase := Phase{Workload: wl, Phase: ph}
+			phase := agentrun.Phase{Workload: wl, Phase: ph}
 			n := clients
 			if fam.firstClientOnly(ph) {
 				n = 1
 			}
-			args, _ := fam.invocation(agentInput{Profile: p.Name, Binding: p.Binding, Phase: phase, WLArgs: p.WorkloadArgs[wl],
-				N: n, Dir: "<client>/agent", Host: "<client>", Dep: dep,
-				Params: paramsView{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
-					Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}})
-			if ph != "prepare" && ph != "cleanup" {
-				args = append(args, extraProps(s.AgentProperties, phase)...)
+			in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
+				Count: n, Dir: "<client>/agent", Host: "<client>", DB: db,
+				Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
+					Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
+			if p.Family == "ycsb" && ph != "prepare" {
+				in.Properties = s.AgentProperties
 			}
+			inv, err := agentrun.Build(in)
+			if err != nil {
+				return err
+			}
+			args := inv.Args()
 			line := strings.Join(args, " ")
 			if i := strings.Index(line, "ybload.start.at="); i >= 0 {
 				line = line[:i] + "ybload.start.at=<start time>"

@@ -43,7 +43,8 @@ func (f *fakeRunner) Run(ctx context.Context, h infra.Host, script string, _ ...
 	f.mu.Lock()
 	f.cmds = append(f.cmds, h.Name+": "+script)
 	f.mu.Unlock()
-	return provision.Result{Host: h.Name, Stdout: []byte("x86_64\n")}, nil
+	// What the agent check says on a host without the agent.
+	return provision.Result{Host: h.Name, Stdout: []byte(`{"sha256":"","arch":"x86_64"}` + "\n")}, nil
 }
 func (f *fakeRunner) Put(ctx context.Context, h infra.Host, dst string, src io.Reader, mode fs.FileMode) error {
 	return fmt.Errorf("%s: no space left on device", h.Name)

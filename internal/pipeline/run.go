@@ -513,8 +513,9 @@ func (r *Run) wipe(ctx context.Context, c *infra.Cluster) error {
 	}
 	// The agent's files are in the run's own directory under the base:
 	// only a directory this run marked is removed.
+	agents := r.agents()
 	_, err := provision.Parallel(ctx, clients, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (struct{}, error) {
-		return struct{}{}, provision.Release(ctx, r.runner, h, r.ID(), []string{h.Base})
+		return struct{}{}, agents.Remove(ctx, h)
 	})
 	if err != nil {
 		errs = append(errs, fmt.Errorf("remove the agents' files: %w", err))

@@ -1,0 +1,95 @@
+package agentrun
+
+import (
+	"path"
+	"time"
+
+	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/provision"
+)
+
+// Invocation is one agent's run of one phase: its command line (never a
+// secret on it) and the private files it reads, uploaded 0600 before it
+// starts.
+type Invocation interface {
+	// Args is the agent's command line, without the program name.
+	Args() []string
+	// Files are the private files, by their path on the client host.
+	Files() []File
+}
+
+// File is a private file an invocation reads.
+type File struct {
+	Path    string
+	Content string
+}
+
+// Params are the resolved workload parameters of the run.
+type Params struct {
+	Records, Operations  int64
+	Threads, LoadThreads int
+	Duration, Warmup     time.Duration
+	DDL                  string // YCSB over YSQL: range or hash
+	Tables               int    // sysbench
+}
+
+// DB is how the agents reach the database: its endpoints and credentials
+// (User empty: authentication off).
+type DB struct {
+	YSQL, YCQL []provision.Endpoint
+	Database   string
+	User       string
+	Password   string
+}
+
+// Input is everything an invocation is built from.
+type Input struct {
+	Family  string // ycsb, sysbench, kv
+	Binding string // the YCSB binding: ysql or ycql
+	Phase   Phase
+	Params  Params
+	// WorkloadArgs are the profile's own arguments for the workload (kv).
+	WorkloadArgs []string
+	// Index is this agent among Count running the phase.
+	Index, Count int
+	// Dir is the agent's directory on its host (Dir(h)); Host its name.
+	Dir, Host string
+	// StartAt is the wall-clock instant the agents of a phase start at.
+	StartAt time.Time
+	DB      DB
+	// Properties are the spec's agent_properties: extra YCSB properties for
+	// the load and run phases, {workload} and {phase} in values replaced.
+	Properties map[string]string
+}
+
+func (in Input) file(ext string) string { return path.Join(in.Dir, in.Phase.FileBase()+ext) }
+
+// Build makes the invocation of in's family.
+func Build(in Input) (Invocation, error) {
+	if in.Count < 1 || in.Index < 0 || in.Index >= in.Count {
+		return nil, exitcode.Errorf(exitcode.Tool, "agent %d of %d", in.Index, in.Count)
+	}
+	if in.Family != "ycsb" && len(in.Properties) > 0 {
+		return nil, exitcode.Errorf(exitcode.Config, "agent_properties are YCSB properties: the %s family takes none", in.Family)
+	}
+	switch in.Family {
+	case "ycsb":
+		return buildYCSB(in)
+	case "sysbench":
+		return buildSysbench(in)
+	case "kv":
+		return buildKV(in)
+	}
+	return nil, exitcode.Errorf(exitcode.Config, "unknown profile family %q", in.Family)
+}
+
+// secretFile is a password file for the agent, "" content when there is no
+// password to give.
+func secretFile(p, password string) File { return File{Path: p, Content: password + "\n"} }
+
+func needEndpoints(kind string, eps []provision.Endpoint) error {
+	if len(eps) == 0 {
+		return exitcode.Errorf(exitcode.Provision, "the deployment has no %s endpoint", kind)
+	}
+	return nil
+}

@@ -1,0 +1,45 @@
+package hostcpu_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ybbench/ybbench/internal/hostcpu"
+)
+
+func TestUse(t *testing.T) {
+	// Node: 300 of 1000 ticks busy is 30%.
+	node := hostcpu.Span{Before: hostcpu.Sample{Mode: "node", Busy: 100, Total: 1000, Hz: 100, Cores: 4, At: 10},
+		After: hostcpu.Sample{Mode: "node", Busy: 400, Total: 2000, Hz: 100, Cores: 4, At: 12.5}}
+	if u, ok := node.Use(); !ok || u.Percent != 30 || !strings.Contains(u.Source, "/proc/stat") || u.Seconds != 0 {
+		t.Errorf("node: %+v %v", u, ok)
+	}
+	// Process: 200 ticks at 100 Hz are 2 CPU seconds over 1 s on 4 cores: 50%.
+	proc := hostcpu.Span{Before: hostcpu.Sample{Mode: "process", Busy: 1000, Hz: 100, Cores: 4, At: 10},
+		After: hostcpu.Sample{Mode: "process", Busy: 1200, Hz: 100, Cores: 4, At: 11}}
+	if u, ok := proc.Use(); !ok || u.Percent != 50 || u.Seconds != 2 || u.SecondsAtEnd != 12 || !strings.Contains(u.Source, "4 cores") {
+		t.Errorf("process: %+v %v", u, ok)
+	}
+	mixed := hostcpu.Span{Before: node.Before, After: proc.After}
+	if _, ok := mixed.Use(); ok {
+		t.Error("readings of two modes were compared")
+	}
+}
+
+func TestWriteRead(t *testing.T) {
+	dir := t.TempDir()
+	if f, err := hostcpu.Read(dir, "workloada", "run"); f != nil || err != nil {
+		t.Fatalf("no file: %v %v", f, err)
+	}
+	want := &hostcpu.File{Workload: "workloada", Phase: "run", Hosts: map[string]hostcpu.Span{"db-1": {
+		Before: hostcpu.Sample{Mode: "node", Busy: 1, Total: 2, Hz: 100, Cores: 2, At: 1.5},
+		After:  hostcpu.Sample{Mode: "node", Busy: 3, Total: 9, Hz: 100, Cores: 2, At: 2.5}}}}
+	if err := hostcpu.Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := hostcpu.Read(dir, "workloada", "run")
+	if err != nil || !reflect.DeepEqual(got, want) || got.Schema != hostcpu.Schema {
+		t.Errorf("read back %+v, %v; want %+v", got, err, want)
+	}
+}
