@@ -259,6 +259,11 @@ func Compare(row *BaselineRow, p *PhaseResult, throughput float64, cpu map[strin
 	return out
 }
 
+// zeroMeanSanity is the Little's-law line of a phase whose every latency
+// was below the histograms' 1 µs resolution (an agent's null binding):
+// threads ÷ (rate × 0) is no figure, and JSON has no infinity.
+const zeroMeanSanity = "mean latency 0 µs (below the histograms' 1 µs resolution): not computed"
+
 // YCSBSanity is threads ÷ (throughput × mean latency of an outer operation)
 // for a YCSB phase. An outer operation is one call of the workload: a
 // READ-MODIFY-WRITE contains a READ and an UPDATE that are also measured on
@@ -289,6 +294,9 @@ func YCSBSanity(p *PhaseResult) (float64, string) {
 		return 0, "no operations measured"
 	}
 	mean := total / ops // µs
+	if mean == 0 {
+		return 0, zeroMeanSanity
+	}
 	v := float64(p.Threads) / (p.Throughput * mean / 1e6)
 	return v, fmt.Sprintf("%d threads ÷ (%.0f ops/s × %.3f ms mean) = %.2f", p.Threads, p.Throughput, mean/1000, v)
 }
@@ -311,6 +319,9 @@ func OneSampleSanity(p *PhaseResult) (float64, string) {
 	}
 	rate := n / (float64(p.WindowMS) / 1000)
 	mean := total / n
+	if mean == 0 {
+		return 0, zeroMeanSanity
+	}
 	v := float64(p.Threads) / (rate * mean / 1e6)
 	return v, fmt.Sprintf("%d threads ÷ (%.0f operations/s × %.3f ms mean) = %.2f", p.Threads, rate, mean/1000, v)
 }
