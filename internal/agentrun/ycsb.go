@@ -14,7 +14,7 @@ import (
 // each workload on a fresh table that one agent prepares first.
 type YCSB struct {
 	Phase   Phase  // the workload file (workloads/<Workload>) and phase
-	Binding string // ysql or ycql
+	Binding string // ysql, ycql or null (the agent's own, no database)
 	// PropertiesFile is the 0600 file with the connection (-P).
 	PropertiesFile string
 	RecordCount    int64
@@ -85,6 +85,10 @@ func buildYCSB(in Input) (*YCSB, error) {
 		if in.DB.User != "" {
 			y.Conn.User, y.Conn.Password, y.Conn.PasswordFile = in.DB.User, in.DB.Password, in.file(".password")
 		}
+	case "null":
+		// The agent's null binding reaches no database: the pipeline runs
+		// whole with it where none can run (the fake-parts test tier), and
+		// the endpoints are not given to it.
 	default:
 		return nil, exitcode.Errorf(exitcode.Config, "unknown YCSB binding %q", in.Binding)
 	}
@@ -126,10 +130,11 @@ func (y *YCSB) Args() []string {
 	switch y.Phase.Phase {
 	case Prepare:
 		set("ybload.prepare.only", "true")
-		if y.Binding == "ycql" {
+		switch y.Binding {
+		case "ycql":
 			set("ycql.createtable", "true")
 			set("ycql.droptable", "true")
-		} else {
+		case "ysql":
 			set("ysql.createdatabase", "true")
 			set("ysql.droptable", "true")
 			set("ysql.createtable", "true")
@@ -182,6 +187,11 @@ func (y *YCSB) Files() []File {
 		prop("cassandra.username", c.User)
 		prop("cassandra.password.file", c.PasswordFile)
 		return []File{{Path: y.PropertiesFile, Content: b.String()}, secretFile(c.PasswordFile, c.Password)}
+	}
+	if y.Binding == "null" {
+		// Nothing to connect to: the file is there because -P names it.
+		b.WriteString("# written by ybbench for this run: the null binding connects to nothing\n")
+		return []File{{Path: y.PropertiesFile, Content: b.String()}}
 	}
 	b.WriteString("# written by ybbench for this run; readable by its owner only\n")
 	prop("db.driver", "org.postgresql.Driver")
