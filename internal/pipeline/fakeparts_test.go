@@ -58,9 +58,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// ybload builds the real agent once per test binary, without -race (the
+// ybload builds the real agent once per test binary, without -race: the
 // agent runs as its own process, and a race-instrumented build of it would
-// cost the unit tier its budget), static as `make build` ships it.
+// cost the unit tier its budget. It is built with the environment's cgo
+// setting, not CGO_ENABLED=0 as `make build` ships it, so that it reuses
+// the packages the other tiers' non-race builds compiled (the cgo setting
+// is part of what the build cache keys on).
 func ybload(t *testing.T) string {
 	t.Helper()
 	agentOnce.Do(func() {
@@ -69,7 +72,6 @@ func ybload(t *testing.T) string {
 		}
 		agentBin = filepath.Join(agentDir, "ybload")
 		cmd := exec.Command("go", "build", "-o", agentBin, "github.com/ybbench/ybbench/cmd/ybload")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			agentErr = fmt.Errorf("build ybload: %v\n%s", err, out)
 		}
