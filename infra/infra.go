@@ -99,6 +99,11 @@ type Cluster struct {
 	Meta      map[string]string `json:"meta,omitempty"`
 }
 
+// MetaTerraformVersion is the Cluster.Meta key under which a provider that
+// made the hosts with Terraform records the Terraform version it ran (any
+// release from the modules' minimum on is accepted, so the run says which).
+const MetaTerraformVersion = "terraform_version"
+
 // ByRole returns the hosts with a role, in cluster order.
 func (c *Cluster) ByRole(r Role) []Host {
 	var out []Host

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/infra/local"
+	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/pipeline"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/cassandra"
@@ -30,7 +29,9 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 			switch s.Provider {
 			case "local":
 				opts := []local.Option{local.Logger(log)}
-				if tf := terraformBinary(); tf != "" {
+				// Not found is not an error here: a teardown sweeps what
+				// Terraform made without it, and Create reports it (exit 2).
+				if tf, err := terraform.FindBinary(""); err == nil {
 					opts = append(opts, local.TerraformBinary(tf))
 				}
 				return local.New(opts...), nil
@@ -93,26 +94,4 @@ func preflight(ctx context.Context, r provision.Runner, hosts []infra.Host, maxS
 		}
 	}
 	return facts, nil
-}
-
-// terraformBinary finds Terraform 1.5.7 when YBBENCH_TERRAFORM is not set:
-// the one the project's setup built (.testenv/bin beside a checkout, or
-// Go's bin directory), else the provider looks on PATH.
-func terraformBinary() string {
-	if p := os.Getenv("YBBENCH_TERRAFORM"); p != "" {
-		return p
-	}
-	var candidates []string
-	if exe, err := os.Executable(); err == nil {
-		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "..", ".testenv", "bin", "terraform"))
-	}
-	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		candidates = append(candidates, filepath.Join(strings.TrimSpace(string(out)), "bin", "terraform"))
-	}
-	for _, c := range candidates {
-		if out, err := exec.Command(c, "version").Output(); err == nil && strings.HasPrefix(string(out), "Terraform v1.5.7") {
-			return c
-		}
-	}
-	return ""
 }

@@ -206,6 +206,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, err
 	}
+	c.Meta[infra.MetaTerraformVersion] = stack.Version()
 	if err := waitSSH(ctx, c.Hosts, 10*time.Second); err != nil {
 		return nil, exitcode.Wrap(exitcode.Infra, fmt.Errorf("local hosts of run %s: %w (Terraform's state says they exist: destroy the run and create it again)", rp.id, err))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
@@ -50,6 +51,9 @@ func (r *Run) collect() (*collect.Result, error) {
 	}
 	if r.dep != nil {
 		res.Versions["database"] = r.dep.Flavor + " " + r.dep.Version
+	}
+	if r.cluster != nil && r.cluster.Meta[infra.MetaTerraformVersion] != "" {
+		res.Versions["terraform"] = r.cluster.Meta[infra.MetaTerraformVersion]
 	}
 	if r.spec.ClientHosts > 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d client hosts share the key space and the threads: this is not the seeds' method, which used one client.", r.spec.ClientHosts))

@@ -324,6 +324,9 @@ func (r *Run) Up(ctx context.Context) error {
 		}
 		r.cluster = c
 		details := map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}
+		if v := c.Meta[infra.MetaTerraformVersion]; v != "" {
+			details[infra.MetaTerraformVersion] = v
+		}
 		for _, h := range c.Hosts {
 			r.progress().Host(h.Name, "up at "+h.PublicIP)
 			// Where each host's SSH key pin comes from, trust on first use included.
