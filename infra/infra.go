@@ -146,9 +146,25 @@ type ClusterSpec struct {
 	Options map[string]string
 }
 
+// Traits are what a provider's hosts are like: the pipeline asks these
+// instead of matching the provider's name.
+type Traits struct {
+	// ReusesMachines: the hosts exist before the run and after it (an
+	// on-prem inventory). Teardown stops and wipes what the run installed
+	// and deletes no machine, so a wipe that fails is a teardown that
+	// failed (elsewhere the machines are deleted next, and a failed wipe
+	// is only a warning).
+	ReusesMachines bool
+	// Running: the hosts are up when Create returns, so a refused SSH
+	// connection is an answer rather than a machine still booting.
+	Running bool
+}
+
 // Provider makes and removes the hosts of a run.
 type Provider interface {
 	Name() string
+	// Traits says what the provider's hosts are like.
+	Traits() Traits
 	// Create makes the hosts; it is idempotent by spec.Name.
 	Create(ctx context.Context, spec ClusterSpec) (*Cluster, error)
 	// Destroy removes them, continuing past errors, and verifies that nothing

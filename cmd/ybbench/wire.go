@@ -24,26 +24,27 @@ import (
 // deps wires the real parts: providers, the SSH runner, the flavors.
 func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 	log := logger(stderr, verbose)
-	return pipeline.Deps{
-		Provider: func(s *pipeline.Spec, runDir string) (infra.Provider, error) {
-			switch s.Provider {
-			case "local":
-				opts := []local.Option{local.Logger(log)}
-				// Not found is not an error here: a teardown sweeps what
-				// Terraform made without it, and Create reports it (exit 2).
-				if tf, err := terraform.FindBinary(""); err == nil {
-					opts = append(opts, local.TerraformBinary(tf))
-				}
-				return local.New(opts...), nil
-			case "inventory":
-				return inventory.New(s.Inventory), nil
+	provider := func(s *pipeline.Spec) (infra.Provider, error) {
+		switch s.Provider {
+		case "local":
+			opts := []local.Option{local.Logger(log)}
+			// Not found is not an error here: a teardown sweeps what
+			// Terraform made without it, and Create reports it (exit 2).
+			if tf, err := terraform.FindBinary(""); err == nil {
+				opts = append(opts, local.TerraformBinary(tf))
 			}
-			return nil, fmt.Errorf("provider %q is not available", s.Provider)
-		},
+			return local.New(opts...), nil
+		case "inventory":
+			return inventory.New(s.Inventory), nil
+		}
+		return nil, fmt.Errorf("provider %q is not available", s.Provider)
+	}
+	return pipeline.Deps{
+		Provider: func(s *pipeline.Spec, runDir string) (infra.Provider, error) { return provider(s) },
 		Runner: func(s *pipeline.Spec, runDir string, log *slog.Logger) (provision.Runner, error) {
 			opts := []ssh.Option{ssh.WithKnownHosts(filepath.Join(runDir, "ssh", "known_hosts")),
 				ssh.WithLogDir(filepath.Join(runDir, "logs")), ssh.WithLogger(log)}
-			if s.Provider == "local" || s.Provider == "inventory" {
+			if p, err := provider(s); err == nil && p.Traits().Running {
 				// These machines are up already: a refused connection is an
 				// answer, not a machine still booting (cloud VMs get the
 				// runner's long default).

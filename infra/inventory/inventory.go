@@ -419,6 +419,9 @@ func New(path string) *Provider { return &Provider{path: path} }
 // Name is "inventory".
 func (p *Provider) Name() string { return "inventory" }
 
+// Traits: an inventory's machines are the user's, up, and kept.
+func (p *Provider) Traits() infra.Traits { return infra.Traits{ReusesMachines: true, Running: true} }
+
 // OptionAcceptNewHostKeys is the ClusterSpec option ("true") that lets
 // Create return hosts it knows no key for: their key is pinned at first
 // contact, and HostKeySource says so.

@@ -94,6 +94,10 @@ func New(opts ...Option) *Provider {
 // Name returns "local".
 func (p *Provider) Name() string { return ProviderName }
 
+// Traits: local hosts are made for the run and destroyed with it, and
+// are up (their sshd answers) when Create returns.
+func (p *Provider) Traits() infra.Traits { return infra.Traits{Running: true} }
+
 // requireRoot fails early and plainly: without root, hosts.sh would fail
 // deep inside a Terraform provisioner.
 func requireRoot(verb string) error {
