@@ -8,7 +8,8 @@
 //	ybbench down --run runs/<id>                 # teardown from the ledger alone
 //
 // Exit codes: 0 ok, 1 tool, 2 configuration or input, 3 infrastructure,
-// 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate.
+// 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate;
+// 130 or 143 when stopped by SIGINT or SIGTERM (after the teardown).
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -104,8 +106,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			hard, stop := signals(stderr)
-			return execute(r, hard, stop, stdout, stderr)
+			ss := signals(stderr)
+			return ss.exit(execute(r, ss.hard, ss.stop, stdout, stderr))
 		}}
 	specFlags(run)
 
@@ -130,11 +132,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			ctx, _ := signals(stderr)
-			if err := r.Up(ctx); err != nil {
-				return err
+			ss := signals(stderr)
+			if err := r.Up(ss.hard); err != nil {
+				return ss.exit(err)
 			}
-			return r.Preflight(ctx)
+			return ss.exit(r.Preflight(ss.hard))
 		}}
 	specFlags(up)
 
@@ -150,8 +152,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			hard, stop := signals(stderr)
-			return fn(r, hard, stop)
+			ss := signals(stderr)
+			if use == "down" || use == "status" {
+				return fn(r, ss.hard, ss.stop) // a signal does not stop these
+			}
+			return ss.exit(fn(r, ss.hard, ss.stop))
 		}}
 		runFlag(c)
 		return c
@@ -239,20 +244,52 @@ func (o *options) open(stderr io.Writer, lock bool) (*pipeline.Run, error) {
 // signals: the first SIGINT/SIGTERM is a soft stop (stages end, agents
 // write what they measured, results are collected, teardown runs); the
 // second cancels everything but teardown.
-func signals(stderr io.Writer) (hard, stop context.Context) {
+func signals(stderr io.Writer) *stopSignals {
 	hard, cancelHard := context.WithCancel(context.Background())
 	stop, cancelStop := context.WithCancel(context.Background())
+	ss := &stopSignals{hard: hard, stop: stop}
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ch
+		sig := <-ch
+		ss.mu.Lock()
+		ss.first = sig
+		ss.mu.Unlock()
 		fmt.Fprintln(stderr, "ybbench: stopping; what was measured is kept and the run is torn down (again to skip straight to teardown)")
 		cancelStop()
 		<-ch
 		fmt.Fprintln(stderr, "ybbench: skipping to teardown")
 		cancelHard()
 	}()
-	return hard, stop
+	return ss
+}
+
+// stopSignals are the contexts a signal cancels, and the first signal.
+type stopSignals struct {
+	hard, stop context.Context
+	mu         sync.Mutex
+	first      os.Signal
+}
+
+// exit is the error a command stopped by a signal ends with: the signal's
+// own exit code (130, 143) after a complete teardown, whatever the stage
+// it interrupted returned; an incomplete teardown's 6 still wins.
+func (ss *stopSignals) exit(err error) error {
+	ss.mu.Lock()
+	sig := ss.first
+	ss.mu.Unlock()
+	return stoppedBy(sig, err)
+}
+
+func stoppedBy(sig os.Signal, err error) error {
+	code := map[os.Signal]int{os.Interrupt: exitcode.Interrupted, syscall.SIGTERM: exitcode.Terminated}[sig]
+	if code == 0 || exitcode.Of(err) == exitcode.Teardown {
+		return err
+	}
+	if err == nil {
+		return exitcode.Errorf(code, "stopped by %v", sig)
+	}
+	return exitcode.Errorf(code, "stopped by %v: %w", sig, err)
 }
 
 func execute(r *pipeline.Run, hard, stop context.Context, stdout, stderr io.Writer) error {
