@@ -69,7 +69,6 @@ func WritePlan(w io.Writer, s *Resolved) error {
 	}
 	dep := &provision.Deployment{Flavor: s.Flavor, User: "<user>", Database: "<database>",
 		YSQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 5433}}, YCQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 9042}}}
-	est := 30 * time.Second
 	for _, wl := range s.Workloads {
 		for _, ph := range fam.phases(wl) {
 			phase := Phase{Workload: wl, Phase: ph}
@@ -90,8 +89,8 @@ func WritePlan(w io.Writer, s *Resolved) error {
 			}
 			fmt.Fprintf(&b, "  bench      on %d client(s): ybload %s\n", n, line)
 		}
-		est += time.Duration(float64(par.Records)/20000*float64(time.Second)) + par.Warmup + runEstimate(p, wl, par)
 	}
+	est := planEstimate(p, s.Workloads, par)
 	b.WriteString("  collect    merge every agent's records (histograms added) into result.json\n")
 	b.WriteString("  report     report.md beside the published figures\n")
 	b.WriteString("  down       always: destroy the hosts (an inventory's machines are only stopped and wiped)\n")
@@ -101,15 +100,54 @@ func WritePlan(w io.Writer, s *Resolved) error {
 	return err
 }
 
-func runEstimate(p *profiles.Profile, wl string, par profiles.Parameters) time.Duration {
-	if row := p.Baseline.Row(wl); row != nil && row.Throughput > 0 {
-		d := time.Duration(float64(par.Operations) / row.Throughput * float64(time.Second))
-		if par.Duration > 0 && d > par.Duration {
-			return par.Duration
+// loadRate is the rows per second the plan assumes a load or a sysbench
+// prepare writes.
+const loadRate = 20000
+
+// planOverhead is the plan's allowance for up, preflight, install,
+// collect and down.
+const planOverhead = 30 * time.Second
+
+// planEstimate is the expected duration of a run: planOverhead plus the
+// bound of every phase of every workload (phaseBound).
+func planEstimate(p *profiles.Profile, workloads []string, par profiles.Parameters) time.Duration {
+	est := planOverhead
+	for _, wl := range workloads {
+		for _, ph := range map[string][]string{"ycsb": {"load", "run"}, "sysbench": {"prepare", "run"}, "kv": {"run"}}[p.Family] {
+			est += phaseBound(p, wl, ph, par)
 		}
-		return d
 	}
-	return par.Duration
+	return est
+}
+
+// phaseBound is how long a phase is expected to take: a load writes
+// records at loadRate (sysbench's prepare, records per table × tables); a
+// YCSB run does its operations at the published throughput, or stops at
+// the duration, whichever comes first; sysbench's run is its warm-up and
+// its duration; a KV run lasts its duration (the seed's build ran until
+// stopped). Phases not named take no time worth counting.
+func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters) time.Duration {
+	rows := func(n int64) time.Duration { return time.Duration(float64(n) / loadRate * float64(time.Second)) }
+	switch p.Family + "/" + phase {
+	case "ycsb/load":
+		return rows(par.Records)
+	case "sysbench/prepare":
+		return rows(par.Records * int64(max(par.Tables, 1)))
+	case "ycsb/run":
+		if row := p.Baseline.Row(wl); row != nil && row.Throughput > 0 && par.Operations > 0 {
+			d := time.Duration(float64(par.Operations) / row.Throughput * float64(time.Second))
+			if par.Duration > 0 && d > par.Duration {
+				return par.Duration
+			}
+			return d
+		}
+		return par.Duration
+	case "sysbench/run":
+		return par.Warmup + par.Duration
+	case "kv/run":
+		return par.Duration
+	}
+	return 0
 }
 
 // WriteStatus prints a run's ledger.

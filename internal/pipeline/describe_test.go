@@ -1,10 +1,14 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ybbench/ybbench/internal/profiles"
 )
 
 func planOf(t *testing.T, edit func(*Spec)) (string, error) {
@@ -67,5 +71,56 @@ func TestPlanInventory(t *testing.T) {
 	os.WriteFile(bad, []byte("hosts:\n  - {name: db1, roles: [witness], address: 10.0.0.1, ssh: {key: "+key+"}}\n"), 0o644)
 	if _, err := planOf(t, func(s *Spec) { s.Provider, s.Inventory = "inventory", bad }); err == nil || !strings.Contains(err.Error(), "bad.yaml:2") {
 		t.Errorf("a bad inventory: %v", err)
+	}
+}
+
+// The plan's expected duration is the sum of its phases' bounds, for every
+// profile: worked out here from the profiles' documented parameters.
+func TestPlanEstimatePerProfile(t *testing.T) {
+	ycsb := func(p string) time.Duration {
+		// 30 s of overhead; per workload a load of 1 M records at 20,000/s
+		// (50 s) and a run of 10 M operations at the published
+		// throughput, stopped at 180 s.
+		prof, err := profiles.Get(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := 30 * time.Second
+		for _, wl := range prof.Workloads {
+			run := 180 * time.Second
+			if row := prof.Baseline.Row(wl); row != nil && row.Throughput > 0 {
+				run = min(run, time.Duration(10e6/row.Throughput*float64(time.Second)))
+			}
+			d += 50*time.Second + run
+		}
+		return d
+	}
+	for _, c := range []struct {
+		profile string
+		quick   bool
+		want    time.Duration
+	}{
+		// Three KV workloads of 3 minutes each, no load phase.
+		{"kv-ycql", false, 30*time.Second + 3*3*time.Minute},
+		{"kv-ycql", true, 30*time.Second + 3*time.Minute},
+		// Eight sysbench workloads: 10 tables × 100,000 rows prepared at
+		// 20,000/s (50 s), 120 s of warm-up, 120 s measured.
+		{"sysbench-ysql", false, 30*time.Second + 8*(50+120+120)*time.Second},
+		{"ycsb-ysql", false, ycsb("ycsb-ysql")},
+		{"ycsb-ycql", false, ycsb("ycsb-ycql")},
+	} {
+		out, err := planOf(t, func(s *Spec) {
+			s.Profile = c.profile
+			if c.quick {
+				s.Duration = time.Minute
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("expected duration: about %v ", c.want.Round(time.Second))
+		if !strings.Contains(out, want) {
+			t.Errorf("%s (quick %v): plan lacks %q:\n%s", c.profile, c.quick, want, out)
+		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 // fakeProvider counts its destroys.
 type fakeProvider struct{ destroyed int }
 
-func (p *fakeProvider) Name() string        { return "fake" }
+func (p *fakeProvider) Name() string         { return "fake" }
 func (p *fakeProvider) Traits() infra.Traits { return infra.Traits{} }
 func (p *fakeProvider) Create(ctx context.Context, s infra.ClusterSpec) (*infra.Cluster, error) {
 	return nil, errors.New("not in this test")
