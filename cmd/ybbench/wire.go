@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
@@ -70,29 +69,10 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 	}
 }
 
-// preflight runs provision.Preflight and adds what result.json records
-// about each host: kernel, CPUs, memory, OS.
+// preflight runs provision.Preflight, whose one script also reads what
+// result.json records about each host (kernel, architecture, CPUs, memory,
+// OS), and keeps its typed checks as hosts.json's facts per host.
 func preflight(ctx context.Context, r provision.Runner, hosts []infra.Host, maxSkew time.Duration) (map[string]map[string]string, error) {
 	checks, err := provision.Preflight(ctx, r, hosts, provision.PreflightOptions{MaxClockSkew: maxSkew})
-	facts := provision.PreflightFacts(checks)
-	if err != nil {
-		return facts, err
-	}
-	const script = `echo "kernel=$(uname -r)"; echo "arch=$(uname -m)"; echo "cpus=$(nproc)"; ` +
-		`echo "mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo)"; ` +
-		`echo "os=$(. /etc/os-release 2>/dev/null; echo "$PRETTY_NAME")"`
-	out, _ := provision.RunAll(ctx, r, hosts, provision.ParallelOptions{}, script, provision.Step("facts"))
-	for i, res := range out {
-		f := facts[hosts[i].Name]
-		if f == nil {
-			f = map[string]string{}
-			facts[hosts[i].Name] = f
-		}
-		for _, l := range strings.Split(string(res.Stdout), "\n") {
-			if k, v, ok := strings.Cut(l, "="); ok {
-				f[k] = v
-			}
-		}
-	}
-	return facts, nil
+	return provision.PreflightFacts(checks), err
 }
