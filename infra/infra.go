@@ -160,11 +160,23 @@ type Traits struct {
 	Running bool
 }
 
+// PlannedHost is a host as `ybbench plan` shows it before it exists.
+type PlannedHost struct {
+	Name  string
+	Roles []Role
+	// Where says what the host is or where it is (a namespace on this
+	// machine; an inventory's address and SSH user).
+	Where string
+}
+
 // Provider makes and removes the hosts of a run.
 type Provider interface {
 	Name() string
 	// Traits says what the provider's hosts are like.
 	Traits() Traits
+	// Plan says, without changing anything, which hosts Create would
+	// return for spec and what Create would do.
+	Plan(spec ClusterSpec) (hosts []PlannedHost, create string, err error)
 	// Create makes the hosts; it is idempotent by spec.Name.
 	Create(ctx context.Context, spec ClusterSpec) (*Cluster, error)
 	// Destroy removes them, continuing past errors, and verifies that nothing

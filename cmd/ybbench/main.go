@@ -117,7 +117,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return pipeline.WritePlan(stdout, s)
+			return pipeline.WritePlan(stdout, s, deps(stderr, o.verbose))
 		}}
 	specFlags(plan)
 

@@ -4,20 +4,21 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/infra/inventory"
-	"github.com/ybbench/ybbench/infra/local"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
 
 // WritePlan says what a run of s would do, without doing it: hosts and
-// roles, versions, the commands of each stage, and an expected duration.
-func WritePlan(w io.Writer, s *Resolved) error {
+// roles (as the provider of deps plans them), versions (where the flavor
+// says its software comes from), the commands of each stage, and an
+// expected duration.
+func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
 	p := s.P
 	var b strings.Builder
 	fmt.Fprintf(&b, "profile %s (seed %s): %s\n", p.Name, p.Seed, p.Description)
@@ -26,40 +27,29 @@ func WritePlan(w io.Writer, s *Resolved) error {
 		fmt.Fprintf(&b, "overridden: %s (the report marks them)\n", strings.Join(s.Overridden, ", "))
 	}
 	b.WriteString("\nhosts:\n")
-	clients := max(s.ClientHosts, 1)
-	switch s.Provider {
-	case "local":
-		dbs, cls := local.HostNames(s.DBHosts, s.ClientHosts)
-		for _, n := range dbs {
-			fmt.Fprintf(&b, "  %-9s role db      network namespace on this machine, subnet %s\n", n, s.Subnet)
-		}
-		for _, n := range cls {
-			fmt.Fprintf(&b, "  %-9s role client  network namespace on this machine\n", n)
-		}
-	case "inventory":
-		hosts, err := inventory.Load(s.Inventory)
-		if err != nil {
-			return err
-		}
-		clients = 0
-		for _, h := range hosts {
-			fmt.Fprintf(&b, "  %-9s roles %-10s %s (ssh %s@%s)\n", h.Name, roleList(h.Roles), s.Inventory, h.SSH.User, h.Addr())
-			if h.Has(infra.RoleClient) {
-				clients++
-			}
+	prov, err := deps.Provider(&s.Spec, "")
+	if err != nil {
+		return err
+	}
+	planned, create, err := prov.Plan(infra.ClusterSpec{DBHosts: s.DBHosts, ClientHosts: s.ClientHosts,
+		Options: map[string]string{"subnet": s.Subnet}})
+	if err != nil {
+		return err
+	}
+	clients := 0
+	for _, h := range planned {
+		fmt.Fprintf(&b, "  %-9s roles %-10s %s\n", h.Name, roleList(h.Roles), h.Where)
+		if slices.Contains(h.Roles, infra.RoleClient) {
+			clients++
 		}
 	}
-	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s", Version, s.Flavor)
-	switch s.Flavor {
-	case "yugabyte":
-		fmt.Fprintf(&b, " from %s", provision.RedactURL(s.YBTarball))
-	case "postgres":
-		b.WriteString(" (the db hosts' PostgreSQL packages)")
-	case "cassandra":
-		b.WriteString(" (Apache Cassandra from the test environment's Maven Central cache)")
+	fl, err := deps.Flavor(s.Flavor)
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s %s", Version, s.Flavor, fl.Describe(provision.FlavorSpec{Source: s.YBTarball}))
 	b.WriteString("\n\nstages:\n")
-	fmt.Fprintf(&b, "  up         %s\n", map[string]string{"local": "terraform apply of terraform/local (namespaces, bridge, one sshd per host)", "inventory": "validate the inventory"}[s.Provider])
+	fmt.Fprintf(&b, "  up         %s\n", create)
 	fmt.Fprintf(&b, "  preflight  on every host over SSH: reachable, disk, ulimits, clock skew ≤ %v\n", s.MaxClockSkew)
 	fmt.Fprintf(&b, "  install    %s on the db hosts\n", s.Flavor)
 	par := s.Params
@@ -93,7 +83,11 @@ func WritePlan(w io.Writer, s *Resolved) error {
 	est := planEstimate(p, s.Workloads, par)
 	b.WriteString("  collect    merge every agent's records (histograms added) into result.json\n")
 	b.WriteString("  report     report.md beside the published figures\n")
-	b.WriteString("  down       always: destroy the hosts (an inventory's machines are only stopped and wiped)\n")
+	if prov.Traits().ReusesMachines {
+		b.WriteString("  down       always: stop and wipe what the run installed (the machines are kept)\n")
+	} else {
+		b.WriteString("  down       always: wipe what the run installed and destroy the hosts\n")
+	}
 	fmt.Fprintf(&b, "\nexpected duration: about %v (loads at ~20,000 records/s; runs bounded by %v or the published throughput)\n", est.Round(time.Second), par.Duration)
 	fmt.Fprintf(&b, "results: %s\n", filepath.Join(s.RunsDir, "<id>"))
 	_, err = io.WriteString(w, b.String())

@@ -8,7 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/inventory"
+	"github.com/ybbench/ybbench/infra/local"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/cassandra"
+	"github.com/ybbench/ybbench/provision/postgres"
+	"github.com/ybbench/ybbench/provision/yugabyte"
 )
 
 func planOf(t *testing.T, edit func(*Spec)) (string, error) {
@@ -20,8 +27,24 @@ func planOf(t *testing.T, edit func(*Spec)) (string, error) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	err = WritePlan(&b, r)
+	err = WritePlan(&b, r, planDeps())
 	return b.String(), err
+}
+
+// planDeps are the real providers and flavors: plan only asks them what
+// they would do.
+func planDeps() Deps {
+	return Deps{
+		Provider: func(s *Spec, _ string) (infra.Provider, error) {
+			if s.Provider == "inventory" {
+				return inventory.New(s.Inventory), nil
+			}
+			return local.New(), nil
+		},
+		Flavor: func(name string) (provision.Flavor, error) {
+			return map[string]provision.Flavor{"postgres": &postgres.Flavor{}, "cassandra": cassandra.New(), "yugabyte": yugabyte.New()}[name], nil
+		},
+	}
 }
 
 // The plan shows each family's own agent command lines and the names the
@@ -64,8 +87,9 @@ func TestPlanInventory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "  db1 ") || !strings.Contains(out, "  load1 ") || !strings.Contains(out, "10.0.0.9") {
-		t.Errorf("plan lacks the inventory's hosts:\n%s", out)
+	if !strings.Contains(out, "  db1 ") || !strings.Contains(out, "  load1 ") || !strings.Contains(out, "10.0.0.9") ||
+		!strings.Contains(out, "machines are kept") || !strings.Contains(out, "database postgres (the db hosts' PostgreSQL packages)") {
+		t.Errorf("plan lacks the inventory's hosts, its teardown or the flavor's source:\n%s", out)
 	}
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("hosts:\n  - {name: db1, roles: [witness], address: 10.0.0.1, ssh: {key: "+key+"}}\n"), 0o644)
@@ -122,5 +146,27 @@ func TestPlanEstimatePerProfile(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("%s (quick %v): plan lacks %q:\n%s", c.profile, c.quick, want, out)
 		}
+	}
+}
+
+// What the plan says of the hosts, the software and the teardown comes from
+// the provider and the flavor: a local cluster is made and destroyed, an
+// inventory's machines are kept; a tarball URL's token is not shown.
+func TestPlanAsksProviderAndFlavor(t *testing.T) {
+	out, err := planOf(t, func(s *Spec) {
+		s.Flavor, s.YBTarball, s.Subnet = "yugabyte", "https://dl.example/yb.tar.gz?token=SECRET", "10.213.7.0/24"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  db-1      roles db         network namespace on this machine, subnet 10.213.7.0/24",
+		"database yugabyte from https://dl.example/yb.tar.gz?REDACTED", "up         terraform apply of terraform/local",
+		"down       always: wipe what the run installed and destroy the hosts"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "SECRET") {
+		t.Errorf("plan shows the tarball's token:\n%s", out)
 	}
 }

@@ -25,6 +25,9 @@ type fakeProvider struct{ destroyed int }
 
 func (p *fakeProvider) Name() string         { return "fake" }
 func (p *fakeProvider) Traits() infra.Traits { return infra.Traits{} }
+func (p *fakeProvider) Plan(infra.ClusterSpec) ([]infra.PlannedHost, string, error) {
+	return nil, "", errors.New("not in this test")
+}
 func (p *fakeProvider) Create(ctx context.Context, s infra.ClusterSpec) (*infra.Cluster, error) {
 	return nil, errors.New("not in this test")
 }
