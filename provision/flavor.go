@@ -13,6 +13,9 @@ import (
 // DataDirs), and on Shared hosts it installs no packages and adds no users.
 type Flavor interface {
 	Name() string
+	// Describe says where the software of an install with s would come
+	// from, for `ybbench plan` (no secret of s.Source in it).
+	Describe(s FlavorSpec) string
 	Install(ctx context.Context, r Runner, c *infra.Cluster, s FlavorSpec) (*Deployment, error)
 	// Stop stops the servers (idempotent).
 	Stop(ctx context.Context, r Runner, c *infra.Cluster) error

@@ -94,6 +94,24 @@ func New(opts ...Option) *Provider {
 // Name returns "local".
 func (p *Provider) Name() string { return ProviderName }
 
+// Traits: local hosts are made for the run and destroyed with it, and
+// are up (their sshd answers) when Create returns.
+func (p *Provider) Traits() infra.Traits { return infra.Traits{Running: true} }
+
+// Plan lists the hosts Create would make (their names come from the
+// counts alone) in a network namespace each, on the spec's subnet.
+func (p *Provider) Plan(spec infra.ClusterSpec) ([]infra.PlannedHost, string, error) {
+	var out []infra.PlannedHost
+	for _, h := range hostNames(spec.DBHosts, spec.ClientHosts) {
+		where := "network namespace on this machine"
+		if h.Role == string(infra.RoleDB) {
+			where += ", subnet " + spec.Options[OptionSubnet]
+		}
+		out = append(out, infra.PlannedHost{Name: h.Name, Roles: []infra.Role{infra.Role(h.Role)}, Where: where})
+	}
+	return out, "terraform apply of terraform/local (namespaces, bridge, one sshd per host)", nil
+}
+
 // requireRoot fails early and plainly: without root, hosts.sh would fail
 // deep inside a Terraform provisioner.
 func requireRoot(verb string) error {
@@ -206,6 +224,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, err
 	}
+	c.Meta[infra.MetaTerraformVersion] = stack.Version()
 	if err := waitSSH(ctx, c.Hosts, 10*time.Second); err != nil {
 		return nil, exitcode.Wrap(exitcode.Infra, fmt.Errorf("local hosts of run %s: %w (Terraform's state says they exist: destroy the run and create it again)", rp.id, err))
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -72,15 +73,35 @@ type Spec struct {
 	AcceptNewHostKeys bool `yaml:"accept_new_host_keys" json:"accept_new_host_keys,omitempty"`
 }
 
-// Defaults are the bottom layer.
+// Defaults are the bottom layer: the settings table's defaults, and the
+// invoking user as the owner.
 func Defaults() Spec {
-	owner := os.Getenv("USER")
-	if owner == "" {
-		owner = "unknown"
+	var s Spec
+	for _, st := range settings {
+		if st.Default == "" {
+			continue
+		}
+		if err := SetString(&s, st.Name, st.Default); err != nil {
+			panic(fmt.Sprintf("settings table: %s's default: %v", st.Name, err)) // the table's test reaches every default
+		}
 	}
-	return Spec{Profile: "ycsb-ysql", Provider: "local", DBHosts: 3, ClientHosts: 1,
-		RunsDir: "runs", Subnet: "10.213.0.0/24", MaxClockSkew: 250 * time.Millisecond, StartDelay: 3 * time.Second,
-		Owner: owner, Lifetime: 6 * time.Hour, DBAuth: "on"}
+	s.Owner = invokingUser(os.Getenv, user.Current)
+	return s
+}
+
+// invokingUser is who asked for the run: the user sudo was run by, else
+// the process's own user (by name, else by uid: never "unknown").
+func invokingUser(getenv func(string) string, current func() (*user.User, error)) string {
+	if u := getenv("SUDO_USER"); u != "" {
+		return u
+	}
+	if u, err := current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := getenv("USER"); u != "" {
+		return u
+	}
+	return "uid " + strconv.Itoa(os.Getuid())
 }
 
 // FileError is a problem in a spec file, with its position.
@@ -123,10 +144,6 @@ func LoadFile(s *Spec, path string) error {
 	if m.Kind != yaml.MappingNode {
 		return &FileError{File: path, Line: m.Line, Field: "(top level)", Msg: "want a mapping of settings"}
 	}
-	known := map[string]bool{}
-	for _, f := range specFields() {
-		known[f] = true
-	}
 	var errs []error
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -136,8 +153,8 @@ func LoadFile(s *Spec, path string) error {
 			continue
 		}
 		seen[k.Value] = k.Line
-		if !known[k.Value] {
-			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: "unknown setting (known: " + strings.Join(specFields(), ", ") + ")"})
+		if _, known := settingByName(k.Value); !known {
+			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: "unknown setting (known: " + strings.Join(settingNames(), ", ") + ")"})
 			continue
 		}
 		if err := setField(s, k.Value, v); err != nil {
@@ -156,157 +173,50 @@ func inferProvider(s *Spec, inventory, provider bool) {
 	}
 }
 
-func specFields() []string {
-	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration", "warmup",
-		"threads", "load_threads", "workloads", "runs_dir", "subnet", "yb_tarball", "yb_sha256", "agent", "parallel",
-		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime", "db_auth", "accept_new_host_keys"}
+// settingNames lists the table's settings.
+func settingNames() []string {
+	out := make([]string, len(settings))
+	for i, st := range settings {
+		out[i] = st.Name
+	}
+	return out
 }
 
 // setField decodes one YAML value into the named field: a scalar goes
 // through SetString as its text (so quotes are YAML's, not the value's),
 // workloads may be a sequence and agent_properties a mapping.
 func setField(s *Spec, name string, v *yaml.Node) error {
-	switch {
-	case v.Kind == yaml.ScalarNode:
+	if v.Kind == yaml.ScalarNode {
 		return SetString(s, name, v.Value)
-	case name == "workloads" && v.Kind == yaml.SequenceNode:
-		var ws []string
-		if err := v.Decode(&ws); err != nil {
-			return fmt.Errorf("want a list of workload names: %v", err)
+	}
+	st, _ := settingByName(name)
+	switch p := st.field(s).(type) {
+	case *[]string:
+		if v.Kind == yaml.SequenceNode {
+			var ws []string
+			if err := v.Decode(&ws); err != nil {
+				return fmt.Errorf("want a list of workload names: %v", err)
+			}
+			*p = ws
+			return nil
 		}
-		s.Workloads = ws
-		return nil
-	case name == "agent_properties" && v.Kind == yaml.MappingNode:
-		var m map[string]string
-		if err := v.Decode(&m); err != nil {
-			return fmt.Errorf("want a mapping of property names to values: %v", err)
+	case *map[string]string:
+		if v.Kind == yaml.MappingNode {
+			var m map[string]string
+			if err := v.Decode(&m); err != nil {
+				return fmt.Errorf("want a mapping of property names to values: %v", err)
+			}
+			*p = m
+			return nil
 		}
-		s.AgentProperties = m
-		return nil
 	}
 	return errors.New("want a single value")
 }
 
-// SetString sets one field from text (file values, YBBENCH_* variables and
-// flags all come through here, so they are validated the same way).
-func SetString(s *Spec, name, val string) error {
-	intv := func(dst *int) error {
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", val)
-		}
-		*dst = n
-		return nil
-	}
-	int64v := func(dst *int64) error {
-		n, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", val)
-		}
-		*dst = n
-		return nil
-	}
-	durv := func(dst *time.Duration) error {
-		d, err := time.ParseDuration(val)
-		if err != nil {
-			return fmt.Errorf("%q is not a duration (e.g. 30s, 2m)", val)
-		}
-		*dst = d
-		return nil
-	}
-	switch name {
-	case "profile":
-		s.Profile = val
-	case "provider":
-		s.Provider = val
-	case "inventory":
-		s.Inventory = val
-	case "flavor":
-		s.Flavor = val
-	case "db_hosts":
-		return intv(&s.DBHosts)
-	case "client_hosts":
-		return intv(&s.ClientHosts)
-	case "records":
-		return int64v(&s.Records)
-	case "operations":
-		return int64v(&s.Operations)
-	case "duration":
-		return durv(&s.Duration)
-	case "warmup":
-		return durv(&s.Warmup)
-	case "threads":
-		return intv(&s.Threads)
-	case "load_threads":
-		return intv(&s.LoadThreads)
-	case "workloads":
-		s.Workloads = nil
-		for _, w := range strings.Split(strings.Trim(val, "[]"), ",") {
-			if w = strings.TrimSpace(w); w != "" {
-				s.Workloads = append(s.Workloads, w)
-			}
-		}
-	case "runs_dir":
-		s.RunsDir = val
-	case "subnet":
-		s.Subnet = val
-	case "yb_tarball":
-		s.YBTarball = val
-	case "yb_sha256":
-		s.YBSHA256 = val
-	case "agent":
-		s.Agent = val
-	case "parallel":
-		return intv(&s.Parallel)
-	case "max_clock_skew":
-		return durv(&s.MaxClockSkew)
-	case "start_delay":
-		return durv(&s.StartDelay)
-	case "agent_properties":
-		// name=value pairs separated by commas, or a YAML mapping {a: b}.
-		s.AgentProperties = map[string]string{}
-		for _, kv := range strings.Split(strings.Trim(val, "{}"), ",") {
-			kv = strings.TrimSpace(kv)
-			if kv == "" {
-				continue
-			}
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				k, v, ok = strings.Cut(kv, ":")
-			}
-			if !ok {
-				return fmt.Errorf("%q: want name=value pairs", kv)
-			}
-			s.AgentProperties[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	case "owner":
-		s.Owner = val
-	case "lifetime":
-		return durv(&s.Lifetime)
-	case "db_auth":
-		if val != "on" && val != "off" {
-			return fmt.Errorf("%q: want on or off", val)
-		}
-		s.DBAuth = val
-	case "accept_new_host_keys":
-		b, err := strconv.ParseBool(val)
-		if err != nil {
-			return fmt.Errorf("%q: want true or false", val)
-		}
-		s.AcceptNewHostKeys = b
-	default:
-		return fmt.Errorf("unknown setting %q", name)
-	}
-	return nil
-}
-
-// EnvName is the YBBENCH_* variable of a setting (db_hosts → YBBENCH_DB_HOSTS).
-func EnvName(field string) string { return "YBBENCH_" + strings.ToUpper(field) }
-
 // LoadEnv lays YBBENCH_* variables over s.
 func LoadEnv(s *Spec, getenv func(string) string) error {
 	var errs []error
-	for _, f := range specFields() {
+	for _, f := range settingNames() {
 		if v := getenv(EnvName(f)); v != "" {
 			if err := SetString(s, f, v); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", EnvName(f), err))
@@ -370,16 +280,7 @@ func (s *Spec) Validate() error {
 			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, strings.Join(speaks, " or "))
 		}
 	}
-	for _, f := range []struct {
-		name     string
-		negative bool
-	}{{"records", s.Records < 0}, {"operations", s.Operations < 0}, {"threads", s.Threads < 0}, {"load_threads", s.LoadThreads < 0},
-		{"duration", s.Duration < 0}, {"warmup", s.Warmup < 0}, {"parallel", s.Parallel < 0}, {"start_delay", s.StartDelay < 0},
-		{"lifetime", s.Lifetime < 0}} {
-		if f.negative {
-			bad("%s must not be negative", f.name)
-		}
-	}
+	errs = append(errs, s.checkBounds()...)
 	if p != nil && s.Warmup > 0 && p.Family != "sysbench" {
 		bad("warmup: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", p.Name, p.Family)
 	}
@@ -400,9 +301,6 @@ func (s *Spec) Validate() error {
 				bad("workloads: %q is not in profile %s (%s)", w, p.Name, strings.Join(p.Workloads, ", "))
 			}
 		}
-	}
-	if s.MaxClockSkew <= 0 {
-		bad("max_clock_skew must be positive")
 	}
 	if s.RunsDir == "" {
 		bad("runs_dir must not be empty")

@@ -133,6 +133,12 @@ func New(opts ...Option) *Flavor {
 // Name returns "cassandra".
 func (f *Flavor) Name() string { return Name }
 
+// Describe: Cassandra comes from the artifact cache the test environment
+// fills from Maven Central.
+func (f *Flavor) Describe(provision.FlavorSpec) string {
+	return "(Apache Cassandra from the test environment's Maven Central cache)"
+}
+
 func (f *Flavor) graceSeconds() int {
 	return max(1, int(math.Ceil(f.cfg.stopGrace.Seconds())))
 }

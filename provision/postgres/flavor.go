@@ -62,6 +62,9 @@ var _ provision.Flavor = (*Flavor)(nil)
 // Name is "postgres".
 func (f *Flavor) Name() string { return "postgres" }
 
+// Describe: PostgreSQL comes from the db hosts' packages.
+func (f *Flavor) Describe(provision.FlavorSpec) string { return "(the db hosts' PostgreSQL packages)" }
+
 // node is the data of one host's scripts.
 type node struct {
 	Host, User, Bin, Primary string
