@@ -39,8 +39,8 @@ func (WallClock) Now() time.Time { return time.Now() }
 // After is time.After.
 func (WallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// WaitUntil returns once c reads at or later, or with ctx's error when ctx
-// ends first (a stop during the wait). A zero or past at returns at once
+// WaitUntil returns once c reads at or later, or with an error wrapping
+// ctx's when ctx ends first (a stop during the wait). A zero or past at returns at once
 // without calling announce; otherwise announce is told how long the wait
 // is before it starts. The deadline is compared with the wall clock again
 // after every timer, because at is a wall-clock instant agreed between
@@ -62,7 +62,7 @@ func WaitUntil(ctx context.Context, c Clock, at time.Time, announce func(time.Du
 		select {
 		case <-c.After(d):
 		case <-ctx.Done():
-			return ctx.Err()
+			return fmt.Errorf("stopped while waiting for the start time %s: %w", at.Format(time.RFC3339Nano), ctx.Err())
 		}
 	}
 }
