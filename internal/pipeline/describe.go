@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,7 +69,7 @@ func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
 				n = 1
 			}
 			in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
-				Count: n, Dir: "<client>/agent", Host: "<client>", DB: db,
+				Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
 				Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
 					Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
 			if p.Family == "ycsb" && ph != "prepare" {
@@ -83,6 +84,7 @@ func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
 			if i := strings.Index(line, "ybload.start.at="); i >= 0 {
 				line = line[:i] + "ybload.start.at=<start time>"
 			}
+			line = strings.ReplaceAll(line, strconv.FormatInt(planStartAt.UnixMilli(), 10), "<start time>")
 			fmt.Fprintf(&b, "  bench      on %d client(s): ybload %s\n", n, line)
 		}
 	}
@@ -99,6 +101,10 @@ func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
 	_, err = io.WriteString(w, b.String())
 	return err
 }
+
+// planStartAt stands for the start instant a run picks when a phase
+// begins; the plan shows it as <start time>.
+var planStartAt = time.UnixMilli(1_000_000_000_000)
 
 // loadRate is the rows per second the plan assumes a load or a sysbench
 // prepare writes.

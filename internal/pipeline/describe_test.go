@@ -47,17 +47,19 @@ func planDeps() Deps {
 	}
 }
 
-// The plan shows each family's own agent command lines and the names the
-// local provider really gives its hosts.
+// The plan shows each family's own agent command lines, the start instant
+// of the measured phases as <start time>, and the names the local provider
+// really gives its hosts.
 func TestPlanPerFamily(t *testing.T) {
 	for _, c := range []struct {
 		profile string
 		want    []string
 		not     string
 	}{
-		{"ycsb-ysql", []string{"ybload load ysql -P workloads/workloada", "ybload run ysql -P workloads/workloadf"}, "ybload sysbench"},
-		{"sysbench-ysql", []string{"ybload sysbench oltp_read_only --tables=10 --table-size=100000", "--threads=64 --time=120 --warmup-time=120", "cleanup"}, "ybload load"},
-		{"kv-ycql", []string{"ybload kv --workload CassandraKeyValue", "--nodes <db hosts>:9042"}, "ybload load"},
+		{"ycsb-ysql", []string{"ybload load ysql -P workloads/workloada", "ybload run ysql -P workloads/workloadf", "-p ybload.start.at=<start time>\n"}, "ybload sysbench"},
+		{"sysbench-ysql", []string{"ybload sysbench oltp_read_only --tables=10 --table-size=100000", "--threads=64 --time=120 --warmup-time=120",
+			"--ybload-start-at=<start time> run\n", "cleanup"}, "ybload load"},
+		{"kv-ycql", []string{"ybload kv --workload CassandraKeyValue", "--nodes <db hosts>:9042", " --ybload_start_at <start time> "}, "ybload load"},
 	} {
 		out, err := planOf(t, func(s *Spec) { s.Profile = c.profile })
 		if err != nil {
