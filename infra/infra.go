@@ -158,7 +158,26 @@ type Traits struct {
 	// Running: the hosts are up when Create returns, so a refused SSH
 	// connection is an answer rather than a machine still booting.
 	Running bool
+	// NeedsRoot: making the hosts needs root on this machine.
+	NeedsRoot bool
+	// FromFile: the hosts are listed in an inventory file (the run's
+	// inventory setting, which this provider needs and no other takes)
+	// rather than made to the run's host counts.
+	FromFile bool
+	// DBHosts and ClientHosts bound how many hosts of each role the
+	// provider makes to the run's counts; a zero Range: the counts do not
+	// apply (the hosts are what the inventory lists).
+	DBHosts, ClientHosts Range
 }
+
+// Range is an inclusive bound on a count; Max 0 means no bound applies.
+type Range struct{ Min, Max int }
+
+// Applies reports whether the range bounds anything.
+func (r Range) Applies() bool { return r.Max > 0 }
+
+// Holds reports whether n is within the range.
+func (r Range) Holds(n int) bool { return n >= r.Min && n <= r.Max }
 
 // PlannedHost is a host as `ybbench plan` shows it before it exists.
 type PlannedHost struct {

@@ -2,48 +2,32 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/infra/inventory"
-	"github.com/ybbench/ybbench/infra/local"
-	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/pipeline"
 	"github.com/ybbench/ybbench/provision"
-	"github.com/ybbench/ybbench/provision/cassandra"
-	"github.com/ybbench/ybbench/provision/postgres"
 	"github.com/ybbench/ybbench/provision/ssh"
-	"github.com/ybbench/ybbench/provision/yugabyte"
 )
 
-// deps wires the real parts: providers, the SSH runner, the flavors.
+// deps wires the real parts: providers and flavors from the registry
+// (the one place that knows them by name), the SSH runner.
 func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 	log := logger(stderr, verbose)
+	reg := parts.Builtin()
 	provider := func(s *pipeline.Spec) (infra.Provider, error) {
-		switch s.Provider {
-		case "local":
-			opts := []local.Option{local.Logger(log)}
-			// Not found is not an error here: a teardown sweeps what
-			// Terraform made without it, and Create reports it (exit 2).
-			if tf, err := terraform.FindBinary(""); err == nil {
-				opts = append(opts, local.TerraformBinary(tf))
-			}
-			return local.New(opts...), nil
-		case "inventory":
-			return inventory.New(s.Inventory), nil
-		}
-		return nil, fmt.Errorf("provider %q is not available", s.Provider)
+		return reg.NewProvider(s.Provider, parts.ProviderOptions{Inventory: s.Inventory, Log: log})
 	}
 	return pipeline.Deps{
 		Provider: func(s *pipeline.Spec, runDir string) (infra.Provider, error) { return provider(s) },
 		Runner: func(s *pipeline.Spec, runDir string, log *slog.Logger) (provision.Runner, error) {
 			opts := []ssh.Option{ssh.WithKnownHosts(filepath.Join(runDir, "ssh", "known_hosts")),
 				ssh.WithLogDir(filepath.Join(runDir, "logs")), ssh.WithLogger(log)}
-			if p, err := provider(s); err == nil && p.Traits().Running {
+			if p, ok := reg.Provider(s.Provider); ok && p.Traits.Running {
 				// These machines are up already: a refused connection is an
 				// answer, not a machine still booting (cloud VMs get the
 				// runner's long default).
@@ -51,17 +35,7 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 			}
 			return ssh.New(opts...)
 		},
-		Flavor: func(name string) (provision.Flavor, error) {
-			switch name {
-			case "postgres":
-				return &postgres.Flavor{}, nil
-			case "yugabyte":
-				return yugabyte.New(), nil
-			case "cassandra":
-				return cassandra.New(cassandra.WithLogger(log)), nil
-			}
-			return nil, fmt.Errorf("unknown flavor %q", name)
-		},
+		Flavor:    func(name string) (provision.Flavor, error) { return reg.NewFlavor(name, log) },
 		NewKey:    ssh.GenerateKey,
 		Preflight: preflight,
 		Progress:  progressFor(stderr),

@@ -416,11 +416,21 @@ var _ infra.Provider = (*Provider)(nil)
 // New returns the provider for an inventory file.
 func New(path string) *Provider { return &Provider{path: path} }
 
-// Name is "inventory".
-func (p *Provider) Name() string { return "inventory" }
+// ProviderName is the provider's name in specs and cluster.json.
+const ProviderName = "inventory"
 
-// Traits: an inventory's machines are the user's, up, and kept.
-func (p *Provider) Traits() infra.Traits { return infra.Traits{ReusesMachines: true, Running: true} }
+// Name is "inventory".
+func (p *Provider) Name() string { return ProviderName }
+
+// Traits: see ProviderTraits.
+func (p *Provider) Traits() infra.Traits { return ProviderTraits() }
+
+// ProviderTraits are the inventory provider's traits, known without an
+// inventory file (the run's settings are validated against them): an
+// inventory's machines are the user's, listed in the file, up, and kept.
+func ProviderTraits() infra.Traits {
+	return infra.Traits{ReusesMachines: true, Running: true, FromFile: true}
+}
 
 // Plan reads and checks the inventory file (its errors name the file and
 // line) and lists its hosts; it does not look up or pin host keys.

@@ -94,9 +94,18 @@ func New(opts ...Option) *Provider {
 // Name returns "local".
 func (p *Provider) Name() string { return ProviderName }
 
-// Traits: local hosts are made for the run and destroyed with it, and
-// are up (their sshd answers) when Create returns.
-func (p *Provider) Traits() infra.Traits { return infra.Traits{Running: true} }
+// Traits: see ProviderTraits.
+func (p *Provider) Traits() infra.Traits { return ProviderTraits() }
+
+// ProviderTraits are the local provider's traits, known without making
+// one (the run's settings are validated against them): local hosts are
+// made for the run and destroyed with it, are up (their sshd answers)
+// when Create returns, need root to make, and a cluster holds 1 to 9 db
+// and 1 to 8 client hosts, namespaces sharing one machine's cores.
+func ProviderTraits() infra.Traits {
+	return infra.Traits{Running: true, NeedsRoot: true,
+		DBHosts: infra.Range{Min: 1, Max: 9}, ClientHosts: infra.Range{Min: 1, Max: 8}}
+}
 
 // Plan lists the hosts Create would make (their names come from the
 // counts alone) in a network namespace each, on the spec's subnet.

@@ -64,19 +64,24 @@ type PresetValue struct {
 	WhenDoc        string
 }
 
+// inventorySetting is the name of the setting (a YAML key, a flag, a
+// variable) that names an inventory file; it is the provider's name too,
+// which is why it is spelled once, here.
+const inventorySetting = "inventory"
+
 // settings is the table, in the order of the help and the README.
 var settings = []Setting{
 	{Name: "profile", Type: "text", Default: "ycsb-ysql", Usage: "built-in profile (ybbench profiles)", Valid: "a built-in profile",
 		field: func(s *Spec) any { return &s.Profile }},
-	{Name: "provider", Type: "local|inventory", Default: "local", Usage: "where the hosts come from", Valid: "local (root) or inventory",
+	{Name: "provider", Type: providerChoices(builtin), Default: builtin.DefaultProvider(), Usage: "where the hosts come from", Valid: providerValid(builtin),
 		field: func(s *Spec) any { return &s.Provider }},
-	{Name: "inventory", Type: "path", Usage: "on-prem inventory file (implies provider inventory)", Valid: "given exactly when the provider is inventory",
+	{Name: inventorySetting, Type: "path", Usage: "on-prem inventory file (implies provider inventory)", Valid: "given exactly when the provider is inventory",
 		field: func(s *Spec) any { return &s.Inventory }},
-	{Name: "flavor", Type: "postgres|cassandra|yugabyte", DefaultDoc: "what speaks the profile's API here: yugabyte with a tarball, else postgres (YSQL) or cassandra (YCQL)",
+	{Name: "flavor", Type: strings.Join(builtin.FlavorNames(), "|"), DefaultDoc: flavorDefault(builtin),
 		Usage: "the database", Valid: "speaks the profile's API", field: func(s *Spec) any { return &s.Flavor }},
-	{Name: "db_hosts", Type: "integer", Default: "3", Usage: "db hosts of a local cluster", Valid: "1 to 9 (local)",
+	{Name: "db_hosts", Type: "integer", Default: "3", Usage: "db hosts of a local cluster", Valid: hostsValid(builtin, dbHosts),
 		field: func(s *Spec) any { return &s.DBHosts }},
-	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "client hosts of a local cluster", Valid: "1 to 8 (local)",
+	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "client hosts of a local cluster", Valid: hostsValid(builtin, clientHosts),
 		field: func(s *Spec) any { return &s.ClientHosts }},
 	{Name: "records", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's record count", Valid: "≥ 0 (0: the profile's)", Min: minZero,
 		field: func(s *Spec) any { return &s.Records }},
@@ -366,7 +371,7 @@ func Load(cl CommandLine) (Spec, error) {
 			errs = append(errs, fmt.Errorf("unknown preset %q", n))
 		}
 	}
-	_, inv := cl.Flags["inventory"]
+	_, inv := cl.Flags[inventorySetting]
 	_, prov := cl.Flags["provider"]
 	inferProvider(&s, inv, prov || presetProvider)
 	return s, errors.Join(errs...)

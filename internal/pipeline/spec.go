@@ -13,12 +13,14 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -27,10 +29,10 @@ import (
 // YBBENCH_* environment < flags.
 type Spec struct {
 	Profile  string `yaml:"profile" json:"profile"`
-	Provider string `yaml:"provider" json:"provider"` // local, inventory (aws and gcp come with their modules)
+	Provider string `yaml:"provider" json:"provider"` // a provider of the registry (internal/parts)
 	// Inventory is the on-prem inventory file (provider inventory).
 	Inventory string `yaml:"inventory" json:"inventory,omitempty"`
-	Flavor    string `yaml:"flavor" json:"flavor"` // postgres, yugabyte
+	Flavor    string `yaml:"flavor" json:"flavor"` // a flavor of the registry (internal/parts)
 	// DBHosts and ClientHosts size a local cluster.
 	DBHosts     int `yaml:"db_hosts" json:"db_hosts"`
 	ClientHosts int `yaml:"client_hosts" json:"client_hosts"`
@@ -161,15 +163,15 @@ func LoadFile(s *Spec, path string) error {
 			errs = append(errs, &FileError{File: path, Line: v.Line, Field: k.Value, Msg: err.Error()})
 		}
 	}
-	inferProvider(s, seen["inventory"] > 0, seen["provider"] > 0)
+	inferProvider(s, seen[inventorySetting] > 0, seen["provider"] > 0)
 	return errors.Join(errs...)
 }
 
 // inferProvider: a layer that names an inventory file and no provider
-// means the inventory provider, as --inventory alone does.
+// means the provider that reads inventory files, as --inventory alone does.
 func inferProvider(s *Spec, inventory, provider bool) {
-	if inventory && !provider {
-		s.Provider = "inventory"
+	if f, ok := builtin.FileProvider(); ok && inventory && !provider {
+		s.Provider = f
 	}
 }
 
@@ -223,63 +225,24 @@ func LoadEnv(s *Spec, getenv func(string) string) error {
 			}
 		}
 	}
-	inferProvider(s, getenv(EnvName("inventory")) != "", getenv(EnvName("provider")) != "")
+	inferProvider(s, getenv(EnvName(inventorySetting)) != "", getenv(EnvName("provider")) != "")
 	return errors.Join(errs...)
 }
 
 // Validate reports every problem of the spec at once.
-func (s *Spec) Validate() error {
+func (s *Spec) Validate() error { return s.validate(builtin) }
+
+// validate checks s against the providers and flavors of reg, asking
+// their traits what they can do.
+func (s *Spec) validate(reg *parts.Registry) error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	p, err := profiles.Get(s.Profile)
 	if err != nil {
 		bad("profile: %v", err)
 	}
-	switch s.Provider {
-	case "local":
-		if s.DBHosts < 1 || s.DBHosts > 9 {
-			bad("db_hosts: %d (want 1 to 9 on a local cluster)", s.DBHosts)
-		}
-		if s.ClientHosts < 1 || s.ClientHosts > 8 {
-			bad("client_hosts: %d (want 1 to 8)", s.ClientHosts)
-		}
-		if s.Inventory != "" {
-			bad("inventory: %s is given but the provider is local (drop --local, or set provider: inventory)", s.Inventory)
-		}
-	case "inventory":
-		if s.Inventory == "" {
-			bad("inventory: the inventory provider needs an inventory file (--inventory hosts.yaml)")
-		}
-	case "aws", "gcp":
-		bad("provider: %s is not available yet in this version (local and inventory are)", s.Provider)
-	default:
-		bad("provider: %q (want local or inventory)", s.Provider)
-	}
-	flavor := s.flavorFor(p)
-	switch flavor {
-	case "postgres", "cassandra":
-	case "yugabyte":
-		if s.YBTarball == "" {
-			bad("yb_tarball: the yugabyte flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here")
-		}
-		// Over plain http the tarball (whose post_install.sh runs as root)
-		// and the .sha beside it can both be swapped on the way.
-		if strings.HasPrefix(s.YBTarball, "http://") && s.YBSHA256 == "" {
-			bad("yb_tarball: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", provision.RedactURL(s.YBTarball))
-		}
-	default:
-		bad("flavor: %q (want postgres, cassandra or yugabyte)", s.Flavor)
-	}
-	if p != nil {
-		speaks := map[string][]string{"ysql": {"postgres", "yugabyte"}, "ycql": {"cassandra", "yugabyte"}}[p.Binding]
-		ok := false
-		for _, f := range speaks {
-			ok = ok || f == flavor
-		}
-		if !ok && flavor != "" {
-			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, strings.Join(speaks, " or "))
-		}
-	}
+	errs = append(errs, s.checkProvider(reg)...)
+	errs = append(errs, s.checkFlavor(reg, p)...)
 	errs = append(errs, s.checkBounds()...)
 	if p != nil && s.Warmup > 0 && p.Family != "sysbench" {
 		bad("warmup: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", p.Name, p.Family)
@@ -308,19 +271,81 @@ func (s *Spec) Validate() error {
 	return errors.Join(errs...)
 }
 
-// flavorFor is the database flavor a run uses: the one asked for, else
-// yugabyte when a tarball is given, else what speaks the profile's API on
-// this machine (postgres for YSQL, cassandra for YCQL).
-func (s *Spec) flavorFor(p *profiles.Profile) string {
+// checkProvider checks the provider and the settings its traits bound:
+// host counts, and an inventory file given exactly to the provider that
+// reads one.
+func (s *Spec) checkProvider(reg *parts.Registry) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	prov, known := reg.Provider(s.Provider)
 	switch {
-	case s.Flavor != "":
-		return s.Flavor
-	case s.YBTarball != "":
-		return "yugabyte"
-	case p != nil && p.Binding == "ycql":
-		return "cassandra"
+	case !known:
+		bad("provider: %q (want %s)", s.Provider, wordList(providerNames(reg.Available()), "or"))
+	case prov.Planned:
+		bad("provider: %s is not available yet in this version (%s are)", s.Provider, wordList(providerNames(reg.Available()), "and"))
+	default:
+		t := prov.Traits
+		if t.DBHosts.Applies() && !t.DBHosts.Holds(s.DBHosts) {
+			bad("db_hosts: %d (want %d to %d on a %s cluster)", s.DBHosts, t.DBHosts.Min, t.DBHosts.Max, prov.Name)
+		}
+		if t.ClientHosts.Applies() && !t.ClientHosts.Holds(s.ClientHosts) {
+			bad("client_hosts: %d (want %d to %d)", s.ClientHosts, t.ClientHosts.Min, t.ClientHosts.Max)
+		}
+		switch {
+		case t.FromFile && s.Inventory == "":
+			bad("inventory: the %s provider needs an inventory file (--inventory hosts.yaml)", prov.Name)
+		case !t.FromFile && s.Inventory != "":
+			bad("inventory: %s is given but the provider is %s (%s)", s.Inventory, prov.Name, inventoryRemedy(reg, prov.Name))
+		}
 	}
-	return "postgres"
+	return errs
+}
+
+// checkFlavor checks the flavor the run would use: known, given what its
+// traits say it needs, and serving the profile's API.
+func (s *Spec) checkFlavor(reg *parts.Registry, p *profiles.Profile) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	flavor := s.flavorFor(reg, p)
+	f, known := reg.Flavor(flavor)
+	switch {
+	case !known:
+		bad("flavor: %q (want %s)", s.Flavor, wordList(reg.FlavorNames(), "or"))
+	case f.Traits.Tarball:
+		if s.YBTarball == "" {
+			bad("yb_tarball: the %s flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here", f.Name)
+		}
+		// Over plain http the tarball (whose post_install.sh runs as root)
+		// and the .sha beside it can both be swapped on the way.
+		if strings.HasPrefix(s.YBTarball, "http://") && s.YBSHA256 == "" {
+			bad("yb_tarball: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", provision.RedactURL(s.YBTarball))
+		}
+	}
+	if p != nil && flavor != "" {
+		speaks := reg.Serving(provision.API(p.Binding))
+		if !slices.Contains(speaks, flavor) {
+			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, wordList(speaks, "or"))
+		}
+	}
+	return errs
+}
+
+// flavorFor is the database flavor a run uses: the one asked for, else
+// the one that installs from a tarball when one is given, else the
+// registry's default for the profile's API (on this machine: postgres for
+// YSQL, cassandra for YCQL).
+func (s *Spec) flavorFor(reg *parts.Registry, p *profiles.Profile) string {
+	if s.Flavor != "" {
+		return s.Flavor
+	}
+	if f, ok := reg.TarballFlavor(); ok && s.YBTarball != "" {
+		return f
+	}
+	var api provision.API
+	if p != nil {
+		api = provision.API(p.Binding)
+	}
+	return reg.DefaultFlavor(api)
 }
 
 // Resolved is a validated spec with the profile's values filled in.
@@ -332,13 +357,16 @@ type Resolved struct {
 }
 
 // Resolve fills in the profile's parameters and notes which the spec overrode.
-func (s *Spec) Resolve() (*Resolved, error) {
-	if err := s.Validate(); err != nil {
+func (s *Spec) Resolve() (*Resolved, error) { return s.resolve(builtin) }
+
+// resolve is Resolve against the providers and flavors of reg.
+func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
+	if err := s.validate(reg); err != nil {
 		return nil, err
 	}
 	p, _ := profiles.Get(s.Profile)
 	r := &Resolved{Spec: *s, P: p, Params: p.Parameters}
-	r.Flavor = s.flavorFor(p)
+	r.Flavor = s.flavorFor(reg, p)
 	set := func(name string, cur, profile any, apply func()) {
 		if cur != profile {
 			apply()

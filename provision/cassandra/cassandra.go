@@ -133,6 +133,12 @@ func New(opts ...Option) *Flavor {
 // Name returns "cassandra".
 func (f *Flavor) Name() string { return Name }
 
+// FlavorTraits: an Apache Cassandra ring serves YCQL clients (the CQL
+// wire protocol), from the artifact cache.
+func FlavorTraits() provision.FlavorTraits {
+	return provision.FlavorTraits{APIs: []provision.API{provision.YCQL}}
+}
+
 // Describe: Cassandra comes from the artifact cache the test environment
 // fills from Maven Central.
 func (f *Flavor) Describe(provision.FlavorSpec) string {
