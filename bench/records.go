@@ -116,7 +116,6 @@ func (s *RecordSink) tick(iv *Interval, o *OpStats, warmup bool) (*record.Tick, 
 	t.Service = enc(o.Service)
 	t.Response = enc(o.Response)
 	t.ServiceFailed = enc(o.ServiceFailed)
-	t.ResponseFailed = enc(o.ResponseFailed)
 	if o.Response != nil {
 		t.ResponseOverflow = o.Response.Overflow()
 		if o.ResponseFailed != nil {

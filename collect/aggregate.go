@@ -64,6 +64,9 @@ func Aggregate(runDir string) (*Result, error) {
 	}
 	if hasCluster {
 		res.Environment.Provider = cluster.Provider
+		if v := cluster.Meta["terraform_version"]; v != "" {
+			res.Versions["terraform"] = v
+		}
 		for _, h := range cluster.Hosts {
 			res.Hosts = append(res.Hosts, Host{Name: h.Name, Roles: h.Roles, InstanceType: h.InstanceType, Cloud: h.Cloud,
 				Region: h.Region, Zone: h.Zone, Shared: h.Shared, HostKeySource: h.SSH.HostKeySource, Facts: facts[h.Name]})

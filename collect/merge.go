@@ -53,7 +53,6 @@ type Measurement struct {
 	Name     string
 	Service  *hist.Hist // successful measurements, from the actual start
 	Response *hist.Hist // from the intended start, when the run had a schedule
-	Failed   *hist.Hist
 	Errors   int64
 	Units    int64
 	Late     int64
@@ -151,9 +150,6 @@ func mergeTick(m *Measurement, t *record.Tick) error {
 		return err
 	}
 	if err := add(&m.Response, t.Response, t.ResponseOverflow); err != nil {
-		return err
-	}
-	if err := add(&m.Failed, t.ServiceFailed, 0); err != nil {
 		return err
 	}
 	m.Errors += t.Errors

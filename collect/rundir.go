@@ -27,7 +27,10 @@ const (
 // the key itself) are deliberately not read.
 type clusterDoc struct {
 	Provider string `json:"provider"`
-	Hosts    []struct {
+	// Meta holds what the provider recorded of itself: the Terraform
+	// release that made the hosts ("terraform_version").
+	Meta  map[string]string `json:"meta"`
+	Hosts []struct {
 		Name         string   `json:"name"`
 		Roles        []string `json:"roles"`
 		InstanceType string   `json:"instance_type"`

@@ -99,6 +99,11 @@ type Cluster struct {
 	Meta      map[string]string `json:"meta,omitempty"`
 }
 
+// MetaTerraformVersion is the Cluster.Meta key under which a provider that
+// made the hosts with Terraform records the Terraform version it ran (any
+// release from the modules' minimum on is accepted, so the run says which).
+const MetaTerraformVersion = "terraform_version"
+
 // ByRole returns the hosts with a role, in cluster order.
 func (c *Cluster) ByRole(r Role) []Host {
 	var out []Host
@@ -141,9 +146,56 @@ type ClusterSpec struct {
 	Options map[string]string
 }
 
+// Traits are what a provider's hosts are like: the pipeline asks these
+// instead of matching the provider's name.
+type Traits struct {
+	// ReusesMachines: the hosts exist before the run and after it (an
+	// on-prem inventory). Teardown stops and wipes what the run installed
+	// and deletes no machine, so a wipe that fails is a teardown that
+	// failed (elsewhere the machines are deleted next, and a failed wipe
+	// is only a warning).
+	ReusesMachines bool
+	// Running: the hosts are up when Create returns, so a refused SSH
+	// connection is an answer rather than a machine still booting.
+	Running bool
+	// NeedsRoot: making the hosts needs root on this machine.
+	NeedsRoot bool
+	// FromFile: the hosts are listed in an inventory file (the run's
+	// inventory setting, which this provider needs and no other takes)
+	// rather than made to the run's host counts.
+	FromFile bool
+	// DBHosts and ClientHosts bound how many hosts of each role the
+	// provider makes to the run's counts; a zero Range: the counts do not
+	// apply (the hosts are what the inventory lists).
+	DBHosts, ClientHosts Range
+}
+
+// Range is an inclusive bound on a count; Max 0 means no bound applies.
+type Range struct{ Min, Max int }
+
+// Applies reports whether the range bounds anything.
+func (r Range) Applies() bool { return r.Max > 0 }
+
+// Holds reports whether n is within the range.
+func (r Range) Holds(n int) bool { return n >= r.Min && n <= r.Max }
+
+// PlannedHost is a host as `ybbench plan` shows it before it exists.
+type PlannedHost struct {
+	Name  string
+	Roles []Role
+	// Where says what the host is or where it is (a namespace on this
+	// machine; an inventory's address and SSH user).
+	Where string
+}
+
 // Provider makes and removes the hosts of a run.
 type Provider interface {
 	Name() string
+	// Traits says what the provider's hosts are like.
+	Traits() Traits
+	// Plan says, without changing anything, which hosts Create would
+	// return for spec and what Create would do.
+	Plan(spec ClusterSpec) (hosts []PlannedHost, create string, err error)
 	// Create makes the hosts; it is idempotent by spec.Name.
 	Create(ctx context.Context, spec ClusterSpec) (*Cluster, error)
 	// Destroy removes them, continuing past errors, and verifies that nothing

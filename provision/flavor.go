@@ -13,6 +13,9 @@ import (
 // DataDirs), and on Shared hosts it installs no packages and adds no users.
 type Flavor interface {
 	Name() string
+	// Describe says where the software of an install with s would come
+	// from, for `ybbench plan` (no secret of s.Source in it).
+	Describe(s FlavorSpec) string
 	Install(ctx context.Context, r Runner, c *infra.Cluster, s FlavorSpec) (*Deployment, error)
 	// Stop stops the servers (idempotent).
 	Stop(ctx context.Context, r Runner, c *infra.Cluster) error
@@ -20,6 +23,39 @@ type Flavor interface {
 	// run whose own directories it releases is c.Name: the pipeline names
 	// every cluster after its run (FlavorSpec.RunID at Install).
 	Wipe(ctx context.Context, r Runner, c *infra.Cluster) error
+}
+
+// API is a client protocol a deployment serves; its values are the
+// profiles' bindings.
+type API string
+
+// The APIs.
+const (
+	YSQL API = "ysql" // PostgreSQL wire protocol
+	YCQL API = "ycql" // CQL wire protocol
+)
+
+// FlavorTraits are what a flavor is, known without making one or
+// installing anything: the run's settings are validated and its default
+// flavor chosen from them instead of from the flavor's name.
+type FlavorTraits struct {
+	// APIs are the protocols its deployments serve; a profile whose
+	// binding is not among them cannot run on it.
+	APIs []API
+	// Tarball: it installs from a release tarball (the yb_tarball
+	// setting), which it needs; a run given a tarball and no flavor uses
+	// it, and no run picks it by default without one.
+	Tarball bool
+}
+
+// Serves reports whether the flavor's deployments serve api.
+func (t FlavorTraits) Serves(api API) bool {
+	for _, a := range t.APIs {
+		if a == api {
+			return true
+		}
+	}
+	return false
 }
 
 // FlavorSpec is what a flavor is asked to install.

@@ -94,12 +94,24 @@ type Check struct {
 	ClockUncertainty time.Duration `json:"clock_uncertainty_ns"`
 	MaxClockSkew     time.Duration `json:"max_clock_skew_ns"`
 	// Warnings do not fail the run; Failures do.
-	Warnings []string `json:"warnings,omitempty"`
-	Failures []string `json:"failures,omitempty"`
+	// System is what the host is: kernel, architecture, CPUs, memory, OS.
+	System   SystemFacts `json:"system"`
+	Warnings []string    `json:"warnings,omitempty"`
+	Failures []string    `json:"failures,omitempty"`
 }
 
 // OK reports whether the host passed.
 func (c Check) OK() bool { return len(c.Failures) == 0 }
+
+// SystemFacts are what result.json records about a host, read by the
+// preflight's one script.
+type SystemFacts struct {
+	Kernel string `json:"kernel"` // uname -r
+	Arch   string `json:"arch"`   // uname -m
+	CPUs   int    `json:"cpus"`   // nproc: the CPUs this process may use
+	MemKB  int64  `json:"mem_kb"` // MemTotal of /proc/meminfo
+	OS     string `json:"os"`     // PRETTY_NAME of /etc/os-release ("" without one)
+}
 
 // DiskCheck is the free space of one path on a host.
 type DiskCheck struct {
@@ -214,6 +226,11 @@ func preflightPaths(h infra.Host) []string {
 func factsScript(paths []string) string {
 	var b strings.Builder
 	b.WriteString("set -u\n")
+	b.WriteString("printf 'kernel\\t%s\\n' \"$(uname -r)\"\n")
+	b.WriteString("printf 'arch\\t%s\\n' \"$(uname -m)\"\n")
+	b.WriteString("printf 'cpus\\t%s\\n' \"$(nproc)\"\n")
+	b.WriteString("printf 'mem_kb\\t%s\\n' \"$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)\"\n")
+	b.WriteString("printf 'os\\t%s\\n' \"$(. /etc/os-release 2>/dev/null; echo \"${PRETTY_NAME:-}\")\"\n")
 	b.WriteString("printf 'nofile\\t%s\\n' \"$(ulimit -n)\"\n")
 	b.WriteString("printf 'nproc\\t%s\\n' \"$(ulimit -u)\"\n")
 	if len(paths) > 0 {
@@ -247,6 +264,20 @@ func parseFacts(out []byte, c *Check, minFree int64) error {
 			} else {
 				c.NProc = v
 			}
+		case len(f) == 2 && (f[0] == "kernel" || f[0] == "arch" || f[0] == "os"):
+			*map[string]*string{"kernel": &c.System.Kernel, "arch": &c.System.Arch, "os": &c.System.OS}[f[0]] = f[1]
+		case len(f) == 2 && f[0] == "cpus":
+			n, err := strconv.Atoi(f[1])
+			if err != nil {
+				return fmt.Errorf("nproc printed %q", f[1])
+			}
+			c.System.CPUs = n
+		case len(f) == 2 && f[0] == "mem_kb":
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return fmt.Errorf("MemTotal of /proc/meminfo: %q", f[1])
+			}
+			c.System.MemKB = n
 		case len(f) == 4 && f[0] == "disk":
 			kb, err := strconv.ParseInt(f[1], 10, 64)
 			if err != nil {
@@ -380,10 +411,15 @@ func bytesIEC(n int64) string {
 }
 
 // Facts flattens the check into the string map the run ledger keeps per
-// host (hosts.json): reachable, clock_skew_ms, clock_uncertainty_ms,
-// ulimit_nofile, ulimit_nproc, free_bytes:<path>, warnings, failures.
+// host (hosts.json): reachable, kernel, arch, cpus, mem_kb, os,
+// clock_skew_ms, clock_uncertainty_ms, ulimit_nofile, ulimit_nproc,
+// free_bytes:<path>, warnings, failures.
 func (c Check) Facts() map[string]string {
 	f := map[string]string{"reachable": strconv.FormatBool(c.Reachable)}
+	if s := c.System; s.Kernel != "" {
+		f["kernel"], f["arch"], f["os"] = s.Kernel, s.Arch, s.OS
+		f["cpus"], f["mem_kb"] = strconv.Itoa(s.CPUs), strconv.FormatInt(s.MemKB, 10)
+	}
 	if c.ClockMeasured {
 		f["clock_skew_ms"] = strconv.FormatFloat(float64(c.ClockSkew)/float64(time.Millisecond), 'f', 3, 64)
 		f["clock_uncertainty_ms"] = strconv.FormatFloat(float64(c.ClockUncertainty)/float64(time.Millisecond), 'f', 3, 64)

@@ -1,8 +1,10 @@
 package provision
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -30,9 +32,13 @@ func TestParseDate(t *testing.T) {
 
 func TestParseFacts(t *testing.T) {
 	var c Check
-	out := "nofile\t1024\nnproc\tunlimited\ndisk\t2048\t/srv\t/srv/ybbench/data\n"
+	out := "kernel\t6.1.0-9-amd64\narch\tx86_64\ncpus\t16\nmem_kb\t32768000\nos\tDebian GNU/Linux 12 (bookworm)\n" +
+		"nofile\t1024\nnproc\tunlimited\ndisk\t2048\t/srv\t/srv/ybbench/data\n"
 	if err := parseFacts([]byte(out), &c, 5000); err != nil {
 		t.Fatal(err)
+	}
+	if want := (SystemFacts{Kernel: "6.1.0-9-amd64", Arch: "x86_64", CPUs: 16, MemKB: 32768000, OS: "Debian GNU/Linux 12 (bookworm)"}); c.System != want {
+		t.Fatalf("system %+v, want %+v", c.System, want)
 	}
 	if c.NoFile != 1024 || c.NProc != -1 || len(c.Disks) != 1 {
 		t.Fatalf("%+v", c)
@@ -40,7 +46,7 @@ func TestParseFacts(t *testing.T) {
 	if d := c.Disks[0]; d.Path != "/srv/ybbench/data" || d.Checked != "/srv" || d.FreeBytes != 2048*1024 || d.MinFreeBytes != 5000 {
 		t.Fatalf("%+v", d)
 	}
-	for _, bad := range []string{"nofile\tmany\n", "disk\tunknown\t/\t/x\n", "motd banner\n"} {
+	for _, bad := range []string{"nofile\tmany\n", "disk\tunknown\t/\t/x\n", "motd banner\n", "cpus\tsome\n", "mem_kb\t\n"} {
 		if err := parseFacts([]byte(bad), &Check{}, 1); err == nil {
 			t.Fatalf("parseFacts(%q) accepted", bad)
 		}
@@ -78,14 +84,25 @@ func TestFactsScriptInBash(t *testing.T) {
 	if len(c.Disks) != 2 || c.Disks[0].Checked != dir || c.Disks[1].Path != paths[1] || c.Disks[0].FreeBytes <= 0 || c.NoFile == 0 || c.NProc == 0 {
 		t.Fatalf("%+v\n%s", c, out)
 	}
+	// The system facts, against this machine's own answers.
+	rel, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[runtime.GOARCH]
+	if c.System.Kernel != strings.TrimSpace(string(rel)) || (arch != "" && c.System.Arch != arch) ||
+		c.System.CPUs < 1 || c.System.CPUs > runtime.NumCPU() || c.System.MemKB <= 0 {
+		t.Fatalf("system facts %+v, kernel %s, GOARCH %s\n%s", c.System, rel, runtime.GOARCH, out)
+	}
 }
 
 func TestCheckFacts(t *testing.T) {
 	c := Check{Host: "db1", Reachable: true, NoFile: -1, NProc: 4096, ClockMeasured: true,
 		ClockSkew: -1500 * time.Microsecond, ClockUncertainty: 250 * time.Microsecond, MaxClockSkew: 250 * time.Millisecond,
-		Disks: []DiskCheck{{Path: "/b", FreeBytes: 42}}, Warnings: []string{"w1", "w2"}}
+		Disks: []DiskCheck{{Path: "/b", FreeBytes: 42}}, Warnings: []string{"w1", "w2"},
+		System: SystemFacts{Kernel: "6.1.0", Arch: "aarch64", CPUs: 4, MemKB: 1024, OS: "Debian"}}
 	f := PreflightFacts([]Check{c})["db1"]
-	want := map[string]string{"reachable": "true", "clock_skew_ms": "-1.500", "clock_uncertainty_ms": "0.250", "max_clock_skew_ms": "250.000",
+	want := map[string]string{"reachable": "true", "kernel": "6.1.0", "arch": "aarch64", "cpus": "4", "mem_kb": "1024", "os": "Debian", "clock_skew_ms": "-1.500", "clock_uncertainty_ms": "0.250", "max_clock_skew_ms": "250.000",
 		"ulimit_nofile": "unlimited", "ulimit_nproc": "4096", "free_bytes:/b": "42", "warnings": "w1; w2"}
 	if len(f) != len(want) {
 		t.Fatalf("facts %v", f)

@@ -44,15 +44,6 @@ func QuoteAll(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// Render executes a script template, parsed with missingkey=error. Values
-// go into shell code through the q function (shell-quoted): `{{q .Dir}}`.
-// A bare `{{.X}}` is not refused; templates use it only in comments and
-// configuration heredocs, for values CheckDBHosts has limited to safe
-// characters (host names, IPs, user names, directories).
-func Render(name, text string, data any) (string, error) {
-	return RenderWith(name, text, data, nil)
-}
-
 // QuoteFuncs are the script templates' quoting functions: `{{q .X}}` (any
 // value, formatted with %v, as one shell word) and `{{qjoin " " .List}}`
 // (each element quoted, joined by the separator).
@@ -67,8 +58,13 @@ var QuoteFuncs = template.FuncMap{
 	},
 }
 
-// RenderWith is Render with extra template functions (e.g. a flavor's own
-// quoting for SQL literals).
+// RenderWith executes a script template, parsed with missingkey=error,
+// with extra template functions (e.g. a flavor's own quoting for SQL
+// literals; nil for none). Values go into shell code through the q
+// function (shell-quoted): `{{q .Dir}}`. A bare `{{.X}}` is not refused;
+// templates use it only in comments and configuration heredocs, for values
+// CheckDBHosts has limited to safe characters (host names, IPs, user
+// names, directories).
 func RenderWith(name, text string, data any, funcs template.FuncMap) (string, error) {
 	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Funcs(QuoteFuncs).Parse(text)
 	if err != nil {

@@ -20,10 +20,10 @@ func TestQuoteRoundTripsThroughBash(t *testing.T) {
 }
 
 func TestRenderRefusesMissingKeys(t *testing.T) {
-	if _, err := Render("t", "echo {{q .Nope}}", map[string]string{}); err == nil {
+	if _, err := RenderWith("t", "echo {{q .Nope}}", map[string]string{}, nil); err == nil {
 		t.Error("want an error for a missing key")
 	}
-	got, err := Render("t", "echo {{q .Dir}} {{qjoin \" \" .List}}", map[string]any{"Dir": "a b", "List": []string{"x", "y z"}})
+	got, err := RenderWith("t", "echo {{q .Dir}} {{qjoin \" \" .List}}", map[string]any{"Dir": "a b", "List": []string{"x", "y z"}}, nil)
 	if err != nil || got != "echo 'a b' x 'y z'" {
 		t.Errorf("%q %v", got, err)
 	}

@@ -1,5 +1,6 @@
 // Package agentutil holds the small pieces every ybload command shares:
-// reading a secret from a private file, CPU profiling, the agent's name.
+// reading a secret from a private file, CPU profiling, the agent's name,
+// and waiting for the wall-clock instant several agents start at.
 package agentutil
 
 import (

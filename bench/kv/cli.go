@@ -122,6 +122,14 @@ func run(ctx context.Context, args []string, env *Env) error {
 		}
 		defer stop()
 	}
+	// Agents on several clients start the measured workload together at the
+	// instant the orchestrator chose: connected and set up first, so that
+	// neither is part of the race.
+	if err := agentutil.WaitUntil(ctx, agentutil.WallClock{}, o.StartAt, func(d time.Duration) {
+		log.Info("Waiting for the start time", "wait", d.Round(time.Millisecond), "start_at", o.StartAt.Format(time.RFC3339Nano))
+	}); err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
 	log.Info("Starting the workload", "writers", o.Writers, "readers", o.Readers, "num_writes", o.NumWrites,
 		"num_reads", o.NumReads, "run_time", o.RunTime, "routing", sess.Routing)
 	res, err := bench.Run(ctx, wl, ec)

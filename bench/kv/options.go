@@ -89,6 +89,9 @@ type Options struct {
 	RowCountCheck     bool
 	CPUProfile        string
 	MetricsInterval   time.Duration
+	// StartAt is when the measured workload starts (zero: at once): agents
+	// on several clients are given the same instant.
+	StartAt time.Time
 
 	// Set records which flags were given (for the records).
 	Set map[string]string
@@ -124,6 +127,7 @@ var flags = map[string]flagKind{
 	"ybload_records": kindValue, "ybload_summary": kindValue, "ybload_agent": kindValue, "ybload_seed": kindValue,
 	"ybload_retries": kindValue, "ybload_flavor": kindValue, "ybload_password_file": kindValue,
 	"ybload_row_count_check": kindBool, "ybload_cpuprofile": kindValue, "ybload_metrics_interval_ms": kindValue,
+	"ybload_start_at": kindValue,
 }
 
 var unsupported = map[string]string{
@@ -323,6 +327,13 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		o.Seed, o.SeedSet = s, true
 	} else {
 		o.Seed = uint64(time.Now().UnixNano())
+	}
+	if v, ok := o.Set["ybload_start_at"]; ok {
+		at, err := agentutil.ParseStartAt(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--ybload_start_at %q: %w", v, err))
+		}
+		o.StartAt = at
 	}
 	intFlag("ybload_retries", &o.Retries, 0)
 	if v := o.Set["ybload_flavor"]; v != "" {

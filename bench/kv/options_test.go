@@ -1,6 +1,8 @@
 package kv
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +60,8 @@ func TestBadFlags(t *testing.T) {
 		{"--workload CassandraKeyValue --nodes h:9042 --ybload_flavor oracle", "oracle"},
 		{"--workload CassandraKeyValue --nodes", "needs a value"},
 		{"--workload CassandraKeyValue --nodes h:9042 --num_unique_keys 3 --max_written_key 5", "must be below --num_unique_keys 3"},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_start_at soon", `--ybload_start_at "soon": want Unix milliseconds`},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_start_at=", `--ybload_start_at "": want Unix milliseconds`},
 	} {
 		_, err := ParseArgs(strings.Fields(c.args), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -108,5 +112,33 @@ func TestNoEffectFlagsAreNamed(t *testing.T) {
 	got := strings.Join(o.NoEffect, "\n")
 	if len(o.NoEffect) != 2 || !strings.Contains(got, "--ssl_key: no effect") || !strings.Contains(got, "--truncate: no effect") {
 		t.Fatalf("NoEffect = %q", o.NoEffect)
+	}
+}
+
+// --ybload_start_at takes the orchestrator's Unix milliseconds or an RFC
+// 3339 time; without it there is no start time, so the workload starts as
+// yb-sample-apps' does.
+func TestStartAt(t *testing.T) {
+	want := time.Date(2023, 11, 14, 22, 13, 20, 123e6, time.UTC)
+	for _, a := range [][]string{{"--ybload_start_at", "1700000000123"}, {"--ybload_start_at=2023-11-14T22:13:20.123Z"}} {
+		o, err := ParseArgs(append([]string{"--workload", "CassandraKeyValue", "--nodes", "h:9042"}, a...), nil)
+		if err != nil || !o.StartAt.Equal(want) {
+			t.Errorf("%q: start at %v, %v; want %v", a, o.StartAt, err, want)
+		}
+	}
+	o, err := ParseArgs([]string{"--workload", "CassandraKeyValue", "--nodes", "h:9042"}, nil)
+	if err != nil || !o.StartAt.IsZero() {
+		t.Errorf("no --ybload_start_at: start at %v, %v; want none", o.StartAt, err)
+	}
+}
+
+// A bad start time is bad input: exit 2, naming the flag, before any
+// connection is tried (nothing listens on port 1).
+func TestMainBadStartAtExits2(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"--workload", "CassandraKeyValue", "--nodes", "127.0.0.1:1", "--ybload_start_at", "noon"},
+		&Env{Stdout: &out, Stderr: &errb, Version: "test"})
+	if code != 2 || !strings.Contains(errb.String(), "--ybload_start_at \"noon\"") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --ybload_start_at", code, errb.String())
 	}
 }

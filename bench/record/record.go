@@ -84,11 +84,12 @@ type Tick struct {
 	Overflow int64 `json:"overflow,omitempty"`
 	// Histograms (HDR V2 compressed, base64) of service time (from the actual
 	// start) and, with a schedule, response time (from the intended start),
-	// for successful and failed measurements.
-	Service        string `json:"service,omitempty"`
-	Response       string `json:"response,omitempty"`
-	ServiceFailed  string `json:"service_failed,omitempty"`
-	ResponseFailed string `json:"response_failed,omitempty"`
+	// for successful measurements; and service time of failed ones, kept
+	// for reading the records by hand (result.json counts failures in
+	// errors and statuses and merges no failed latencies).
+	Service       string `json:"service,omitempty"`
+	Response      string `json:"response,omitempty"`
+	ServiceFailed string `json:"service_failed,omitempty"`
 	// ResponseOverflow counts response times above the range.
 	ResponseOverflow int64 `json:"response_overflow,omitempty"`
 }

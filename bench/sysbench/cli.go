@@ -118,6 +118,12 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 		return exitcode.Wrap(exitcode.Workload, err)
 	}
 	defer wl.Close()
+	// Agents on several clients start together at the instant the
+	// orchestrator chose: connected first, so that connecting is not part
+	// of the race, and before the warm-up.
+	if err := agentutil.WaitUntil(ctx, agentutil.WallClock{}, o.StartAt, agentutil.AnnounceWait(env.Stderr, o.StartAt)); err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
 	WriteStarted(env.Stdout, h)
 
 	ec := bench.Config{

@@ -25,6 +25,7 @@ func TestMainBadInputExits2(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--tables=0"}, "--tables=0"},
 		{[]string{"oltp_read_write", "run", "--threads=many"}, "--threads=many: not an integer"},
 		{[]string{"oltp_read_write", "run", "--rand-type=gaussian"}, "gaussian"},
+		{[]string{"oltp_read_write", "run", "--ybload-start-at=noon"}, "--ybload-start-at=noon"},
 	} {
 		code, _, stderr := mainFor(append(c.args, "--pgsql-host=127.0.0.1", "--pgsql-port=1")...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

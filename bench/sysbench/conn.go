@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/ybbench/ybbench/bench/agentutil"
 )
 
 // endpoint is one server as --pgsql-* name it.
@@ -37,10 +39,10 @@ func endpoints(o *Options) []endpoint {
 // statement cache. The password is set on the configuration, never put in a
 // connection string; without one, ~/.pgpass applies as with libpq.
 func connect(ctx context.Context, ep endpoint) (*pgconn.PgConn, error) {
-	parts := []string{"host=" + quoteConn(ep.host), "port=" + strconv.Itoa(ep.port),
-		"user=" + quoteConn(ep.user), "dbname=" + quoteConn(ep.db)}
+	parts := []string{"host=" + agentutil.ConnValue(ep.host), "port=" + strconv.Itoa(ep.port),
+		"user=" + agentutil.ConnValue(ep.user), "dbname=" + agentutil.ConnValue(ep.db)}
 	if ep.sslmode != "" {
-		parts = append(parts, "sslmode="+quoteConn(ep.sslmode))
+		parts = append(parts, "sslmode="+agentutil.ConnValue(ep.sslmode))
 	}
 	cfg, err := pgconn.ParseConfig(strings.Join(parts, " "))
 	if err != nil {
@@ -54,13 +56,6 @@ func connect(ctx context.Context, ep endpoint) (*pgconn.PgConn, error) {
 		return nil, fmt.Errorf("connect to %s as %s: %w", ep, ep.user, err)
 	}
 	return c, nil
-}
-
-func quoteConn(s string) string {
-	if s == "" || strings.ContainsAny(s, " '\\") {
-		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-	}
-	return s
 }
 
 // class is how sysbench counts a statement's result (spec §7.1).

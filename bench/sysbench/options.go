@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ybbench/ybbench/bench/agentutil"
 )
 
 // Mode is the sysbench code line ybload behaves as.
@@ -139,6 +141,7 @@ var optionDefs = []optDef{
 	{"ybload_agent", kindString, "", "", both, "agent name in the records (default: the host name)"},
 	{"ybload_cpuprofile", kindString, "", "", both, "write a Go CPU profile of the run"},
 	{"ybload_grace", kindString, "10s", "", both, "how long events in flight at the end may take before they are cancelled"},
+	{"ybload_start_at", kindString, "", "", both, "wait until this instant (Unix ms or RFC 3339) after connecting, before the warm-up and the run"},
 }
 
 func findOpt(name string) (*optDef, bool) {
@@ -188,6 +191,9 @@ type Options struct {
 
 	Records, Summary, Agent, CPUProfile string
 	Grace                               time.Duration
+	// StartAt is when the run starts (zero: at once): agents on several
+	// clients are given the same instant.
+	StartAt time.Time
 
 	// Given holds the options given on the command line, canonical names,
 	// with secrets masked.
@@ -343,6 +349,13 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 		bad("--ybload-grace=%s: want a positive duration such as 10s", r.str("ybload_grace"))
 	} else {
 		o.Grace = g
+	}
+	if v, given := vals["ybload_start_at"]; given {
+		if at, err := agentutil.ParseStartAt(v); err != nil {
+			bad("--ybload-start-at=%s: %v", v, err)
+		} else {
+			o.StartAt = at
+		}
 	}
 	for _, h := range strings.Split(r.str("pgsql_host"), ",") {
 		if h = strings.TrimSpace(h); h != "" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func parse(t *testing.T, args ...string) *Options {
@@ -132,6 +133,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--rand-seed=-1"}, "--rand-seed=-1: must not be negative"},
 		{[]string{"oltp_read_write", "run", "--pgsql-sslmode=bogus"}, "--pgsql-sslmode=bogus: want disable"},
 		{[]string{"oltp_read_write", "run", "--pgsql-port=0"}, "--pgsql-port=0: must be at least 1"},
+		{[]string{"oltp_read_write", "run", "--ybload-start-at=soon"}, "--ybload-start-at=soon: want Unix milliseconds"},
+		{[]string{"oltp_read_write", "run", "--ybload_start_at="}, "--ybload-start-at=: want Unix milliseconds"},
 	} {
 		_, err := ParseArgs(c.args, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -156,5 +159,20 @@ func TestHelpListsModeOptions(t *testing.T) {
 	}
 	if strings.Contains(old, "--warmup-time=") || !strings.Contains(old, "--rand-spec-iter=") || !strings.Contains(old, "[special]") {
 		t.Error("1.0.20 help lists the wrong options or defaults")
+	}
+}
+
+// --ybload-start-at takes the orchestrator's Unix milliseconds or an RFC
+// 3339 time, in either spelling; without it there is no start time, so the
+// run starts as sysbench's does.
+func TestStartAt(t *testing.T) {
+	want := time.Date(2023, 11, 14, 22, 13, 20, 123e6, time.UTC)
+	for _, a := range []string{"--ybload-start-at=1700000000123", "--ybload_start_at=2023-11-14T22:13:20.123Z"} {
+		if o := parse(t, "oltp_read_write", a, "run"); !o.StartAt.Equal(want) {
+			t.Errorf("%s: start at %v, want %v", a, o.StartAt, want)
+		}
+	}
+	if o := parse(t, "oltp_read_write", "run"); !o.StartAt.IsZero() {
+		t.Errorf("no --ybload-start-at: start at %v, want none", o.StartAt)
 	}
 }

@@ -237,17 +237,10 @@ func run(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, err)
 	}
-	if !ro.startAt.IsZero() {
-		// Agents on several clients start together at a wall-clock instant
-		// the orchestrator chose (their clocks were checked by its preflight).
-		if d := time.Until(ro.startAt); d > 0 {
-			fmt.Fprintf(env.Stderr, "Waiting %v for the start time %s.\n", d.Round(time.Millisecond), ro.startAt.Format(time.RFC3339Nano))
-			select {
-			case <-time.After(d):
-			case <-ctx.Done():
-				return exitcode.Wrap(exitcode.Workload, ctx.Err())
-			}
-		}
+	// Agents on several clients start together at a wall-clock instant
+	// the orchestrator chose (their clocks were checked by its preflight).
+	if err := agentutil.WaitUntil(ctx, agentutil.WallClock{}, ro.startAt, agentutil.AnnounceWait(env.Stderr, ro.startAt)); err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
 	}
 	fmt.Fprintln(env.Stderr, "Starting test.")
 
@@ -511,11 +504,11 @@ func readRunOptions(p *Props, inv *Invocation) (*runOptions, error) {
 		ro.prepareOnly = po
 	}
 	if p.Has("ybload.start.at") {
-		ms, err := p.Long("ybload.start.at", 0)
+		at, err := agentutil.ParseStartAt(p.Get("ybload.start.at", ""))
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, p.bad("ybload.start.at", err.Error()))
 		}
-		ro.startAt = time.UnixMilli(ms)
+		ro.startAt = at
 	}
 	if p.Has("ybload.seed") {
 		s, err := strconv.ParseUint(strings.TrimSpace(p.Get("ybload.seed", "")), 10, 64)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/ybbench/ybbench/bench/agentutil"
 	"github.com/ybbench/ybbench/bench/ycsb"
 )
 
@@ -56,12 +57,12 @@ func New(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*Binding,
 // connect opens one connection. The password is set on the config, never
 // put in a connection string or a log line.
 func (b *Binding) connect(ctx context.Context, ep Endpoint) (*pgx.Conn, error) {
-	parts := []string{"host=" + quote(ep.Host), "port=" + strconv.Itoa(ep.Port), "dbname=" + quote(ep.Database)}
+	parts := []string{"host=" + agentutil.ConnValue(ep.Host), "port=" + strconv.Itoa(ep.Port), "dbname=" + agentutil.ConnValue(ep.Database)}
 	user := b.cfg.User
 	if u := ep.Params["user"]; u != "" {
 		user = u
 	}
-	parts = append(parts, "user="+quote(user))
+	parts = append(parts, "user="+agentutil.ConnValue(user))
 	sslmode := "disable" // JDBC uses TLS only when asked
 	for k, v := range ep.Params {
 		switch k {
@@ -69,10 +70,10 @@ func (b *Binding) connect(ctx context.Context, ep Endpoint) (*pgx.Conn, error) {
 		case "sslmode":
 			sslmode = v
 		default:
-			parts = append(parts, k+"="+quote(v))
+			parts = append(parts, k+"="+agentutil.ConnValue(v))
 		}
 	}
-	parts = append(parts, "sslmode="+quote(sslmode))
+	parts = append(parts, "sslmode="+agentutil.ConnValue(sslmode))
 	cc, err := pgx.ParseConfig(strings.Join(parts, " "))
 	if err != nil {
 		return nil, fmt.Errorf("connection settings for %s: %w", ep, err)
@@ -86,13 +87,6 @@ func (b *Binding) connect(ctx context.Context, ep Endpoint) (*pgx.Conn, error) {
 		return nil, fmt.Errorf("connect to %s as %s: %w", ep, user, err)
 	}
 	return conn, nil
-}
-
-func quote(s string) string {
-	if s == "" || strings.ContainsAny(s, " '\\") {
-		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-	}
-	return s
 }
 
 // Prepare checks, once before the workers start, that the database answers

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,7 +40,8 @@ func TestFaultKilledOrchestratorThenDown(t *testing.T) {
 	assertNothingRemains(t, dir, "10.213.120.")
 }
 
-// SIGINT during install: the run stops and tears down; exit is non-zero.
+// SIGINT during install: the run stops and tears down, and exits 130 (not
+// the install stage's 4).
 func TestFaultInterruptDuringInstall(t *testing.T) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
@@ -48,8 +50,8 @@ func TestFaultInterruptDuringInstall(t *testing.T) {
 	waitStep(t, dir, "install", 5*time.Minute)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
-	if err == nil {
-		t.Errorf("an interrupted run must exit non-zero\n%s", out)
+	if code := exitCode(err); code != 130 {
+		t.Errorf("an interrupted run exited %d (%v), want 130\n%s", code, err, out)
 	}
 	l := readLedger(t, dir)
 	if l.State != "torn-down" {
@@ -72,8 +74,8 @@ func TestFaultInterruptDuringBench(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if err == nil {
-			t.Errorf("an interrupted run must exit non-zero")
+		if code := exitCode(err); code != 130 {
+			t.Errorf("an interrupted run exited %d (%v), want 130", code, err)
 		}
 	case <-time.After(5 * time.Minute):
 		cmd.Process.Kill()
@@ -247,4 +249,16 @@ func TestFaultKilledOrchestratorThenResume(t *testing.T) {
 		t.Errorf("resume redid steps that were done:\n%s", tail(r.stderr, 30))
 	}
 	assertNothingRemains(t, dir, "10.213.126.")
+}
+
+// exitCode is a finished process's exit status (-1 when it did not exit).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err == nil {
+		return 0
+	}
+	return -1
 }

@@ -158,6 +158,7 @@ type ledger struct {
 	State string `json:"state"`
 	Steps []struct {
 		Name, Status, Error string
+		Details             map[string]string
 	} `json:"steps"`
 }
 

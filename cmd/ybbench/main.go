@@ -8,7 +8,8 @@
 //	ybbench down --run runs/<id>                 # teardown from the ledger alone
 //
 // Exit codes: 0 ok, 1 tool, 2 configuration or input, 3 infrastructure,
-// 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate.
+// 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate;
+// 130 or 143 when stopped by SIGINT or SIGTERM (after the teardown).
 package main
 
 import (
@@ -20,16 +21,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
+	"sync"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/pipeline"
-	"github.com/ybbench/ybbench/internal/profiles"
 )
 
 var version = "dev"
@@ -47,64 +46,47 @@ func main() {
 type options struct {
 	specFile string
 	run      string
-	local    bool
-	quick    bool
-	set      map[string]*string // spec field → flag value, only when given
+	presets  map[string]*bool   // preset → its flag
+	set      map[string]*string // setting → flag value, only when given
 	verbose  bool
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
-	o := &options{set: map[string]*string{}}
+	o := &options{presets: map[string]*bool{}, set: map[string]*string{}}
 	root := &cobra.Command{
 		Use:           "ybbench",
 		Short:         "Reproduce YugabyteDB's published benchmarks end to end",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&o.specFile, "spec", "", "YAML spec file (layered: defaults < file < YBBENCH_* < flags)")
+	root.PersistentFlags().StringVar(&o.specFile, "spec", "", "YAML spec file (layered: defaults < file < YBBENCH_* < presets < flags)")
 	root.PersistentFlags().BoolVarP(&o.verbose, "verbose", "v", false, "log more")
 	specFlags := func(c *cobra.Command) {
 		f := c.Flags()
-		f.BoolVar(&o.local, "local", false, "a local cluster on this machine (provider local; needs root)")
-		f.BoolVar(&o.quick, "quick", false, "a small run: 20000 records, 200000 operations, 64 threads, 60 s per phase, 10 s warm-up where the profile has one (reported as overridden)")
-		for _, d := range []struct{ field, usage string }{
-			{"profile", "built-in profile (ybbench profiles)"},
-			{"provider", "local or inventory"},
-			{"inventory", "on-prem inventory file (implies --provider inventory)"},
-			{"flavor", "database: postgres, cassandra or yugabyte (default: what the profile speaks on this machine)"},
-			{"db_hosts", "db hosts of a local cluster"},
-			{"client_hosts", "client hosts of a local cluster"},
-			{"records", "override the profile's record count"},
-			{"operations", "override the profile's operation count"},
-			{"duration", "override the run phase's time limit (e.g. 30s)"},
-			{"warmup", "override the warm-up before the measured window (sysbench)"},
-			{"threads", "override the run phase's threads"},
-			{"load_threads", "override the load phase's threads"},
-			{"workloads", "run only these workloads (comma list)"},
-			{"runs_dir", "where runs/<id>/ go"},
-			{"subnet", "subnet of a local cluster"},
-			{"yb_tarball", "YugabyteDB release tarball (URL or path)"},
-			{"yb_sha256", "its sha256"},
-			{"agent", "the ybload binary to ship (default: beside ybbench)"},
-			{"parallel", "fan-out limit over hosts (0: all)"},
-			{"max_clock_skew", "preflight's clock skew limit"},
-			{"start_delay", "how far ahead agents are told to start together"},
-			{"agent_properties", "extra agent settings, name=value,… ({workload} and {phase} are replaced)"},
-			{"owner", "owner recorded on the run"},
-			{"lifetime", "how long cloud resources may live"},
-			{"db_auth", "database authentication: on (generated credentials) or off (the seeds' unauthenticated setup, marked in the report)"},
-			{"accept_new_host_keys", "trust an inventory host's SSH key on first use when none is known (recorded)"},
-		} {
-			v := new(string)
-			name := strings.ReplaceAll(d.field, "_", "-")
-			f.StringVar(v, name, "", d.usage+" ("+pipeline.EnvName(d.field)+")")
-			if d.field == "accept_new_host_keys" {
-				f.Lookup(name).NoOptDefVal = "true" // a switch: --accept-new-host-keys alone says yes
-			}
-			field := d.field
+		f.SortFlags = false // the settings table's order
+		// Every flag comes from the settings table (pipeline.Settings):
+		// the presets, then one flag per setting.
+		for _, p := range pipeline.Presets() {
+			v := new(bool)
+			f.BoolVar(v, p.Name, false, p.FlagUsage())
+			name := p.Name
 			c.PreRun = chain(c.PreRun, func(c *cobra.Command, _ []string) {
 				if c.Flags().Changed(name) {
-					o.set[field] = v
+					o.presets[name] = v
+				}
+			})
+		}
+		for _, st := range pipeline.Settings() {
+			v := &settingFlag{typ: st.Type}
+			name := pipeline.FlagName(st.Name)
+			f.Var(v, name, st.FlagUsage())
+			if st.Switch {
+				f.Lookup(name).NoOptDefVal = "true" // --accept-new-host-keys alone says yes
+			}
+			field := st.Name
+			c.PreRun = chain(c.PreRun, func(c *cobra.Command, _ []string) {
+				if c.Flags().Changed(name) {
+					o.set[field] = &v.val
 				}
 			})
 		}
@@ -124,8 +106,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			hard, stop := signals(stderr)
-			return execute(r, hard, stop, stdout, stderr)
+			ss := signals(stderr)
+			return ss.exit(execute(r, ss.hard, ss.stop, stdout, stderr))
 		}}
 	specFlags(run)
 
@@ -135,7 +117,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return pipeline.WritePlan(stdout, s)
+			return pipeline.WritePlan(stdout, s, deps(stderr, o.verbose))
 		}}
 	specFlags(plan)
 
@@ -150,11 +132,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			ctx, _ := signals(stderr)
-			if err := r.Up(ctx); err != nil {
-				return err
+			ss := signals(stderr)
+			if err := r.Up(ss.hard); err != nil {
+				return ss.exit(err)
 			}
-			return r.Preflight(ctx)
+			return ss.exit(r.Preflight(ss.hard))
 		}}
 	specFlags(up)
 
@@ -170,8 +152,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			hard, stop := signals(stderr)
-			return fn(r, hard, stop)
+			ss := signals(stderr)
+			if use == "down" || use == "status" {
+				return fn(r, ss.hard, ss.stop) // a signal does not stop these
+			}
+			return ss.exit(fn(r, ss.hard, ss.stop))
 		}}
 		runFlag(c)
 		return c
@@ -201,6 +186,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
+// settingFlag holds a setting's flag as text: pipeline.Load parses it
+// with the other layers, so a flag is checked as the file and the
+// variables are. Type is what the help shows beside the flag.
+type settingFlag struct{ val, typ string }
+
+func (f *settingFlag) String() string     { return f.val }
+func (f *settingFlag) Set(v string) error { f.val = v; return nil }
+func (f *settingFlag) Type() string       { return f.typ }
+
 func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 	return func(c *cobra.Command, args []string) {
 		if a != nil {
@@ -210,44 +204,21 @@ func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 	}
 }
 
-// resolve layers defaults < spec file < YBBENCH_* < flags and validates
-// the result in one place, reporting every problem at once.
+// resolve layers defaults < spec file < YBBENCH_* < presets < flags and
+// validates the result in one place, reporting every problem at once.
 func (o *options) resolve() (*pipeline.Resolved, error) {
-	s := pipeline.Defaults()
-	var errs []error
-	if o.specFile != "" {
-		if err := pipeline.LoadFile(&s, o.specFile); err != nil {
-			errs = append(errs, err)
+	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Flags: map[string]string{}}
+	for name, on := range o.presets {
+		if *on {
+			cl.Presets = append(cl.Presets, name)
 		}
-	}
-	if err := pipeline.LoadEnv(&s, os.Getenv); err != nil {
-		errs = append(errs, err)
-	}
-	if o.local {
-		s.Provider = "local"
-	}
-	if o.quick {
-		// Below the flags, above the file: a flag still wins.
-		s.Records, s.Operations, s.Threads, s.LoadThreads, s.Duration = 20000, 200000, 64, 16, 60*time.Second
 	}
 	for field, v := range o.set {
-		if err := pipeline.SetString(&s, field, *v); err != nil {
-			errs = append(errs, fmt.Errorf("--%s: %w", strings.ReplaceAll(field, "_", "-"), err))
-		}
+		cl.Flags[field] = *v
 	}
-	if _, given := o.set["warmup"]; o.quick && !given {
-		// Only sysbench has a warm-up; the profile is known once the flags are in.
-		if p, err := profiles.Get(s.Profile); err == nil && p.Family == "sysbench" {
-			s.Warmup = 10 * time.Second
-		}
-	}
-	if _, ok := o.set["inventory"]; ok {
-		if _, p := o.set["provider"]; !p && !o.local {
-			s.Provider = "inventory"
-		}
-	}
-	if len(errs) > 0 {
-		return nil, exitcode.Wrap(exitcode.Config, errors.Join(errs...))
+	s, err := pipeline.Load(cl)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
 	r, err := s.Resolve()
 	return r, exitcode.Wrap(exitcode.Config, err)
@@ -273,20 +244,52 @@ func (o *options) open(stderr io.Writer, lock bool) (*pipeline.Run, error) {
 // signals: the first SIGINT/SIGTERM is a soft stop (stages end, agents
 // write what they measured, results are collected, teardown runs); the
 // second cancels everything but teardown.
-func signals(stderr io.Writer) (hard, stop context.Context) {
+func signals(stderr io.Writer) *stopSignals {
 	hard, cancelHard := context.WithCancel(context.Background())
 	stop, cancelStop := context.WithCancel(context.Background())
+	ss := &stopSignals{hard: hard, stop: stop}
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ch
+		sig := <-ch
+		ss.mu.Lock()
+		ss.first = sig
+		ss.mu.Unlock()
 		fmt.Fprintln(stderr, "ybbench: stopping; what was measured is kept and the run is torn down (again to skip straight to teardown)")
 		cancelStop()
 		<-ch
 		fmt.Fprintln(stderr, "ybbench: skipping to teardown")
 		cancelHard()
 	}()
-	return hard, stop
+	return ss
+}
+
+// stopSignals are the contexts a signal cancels, and the first signal.
+type stopSignals struct {
+	hard, stop context.Context
+	mu         sync.Mutex
+	first      os.Signal
+}
+
+// exit is the error a command stopped by a signal ends with: the signal's
+// own exit code (130, 143) after a complete teardown, whatever the stage
+// it interrupted returned; an incomplete teardown's 6 still wins.
+func (ss *stopSignals) exit(err error) error {
+	ss.mu.Lock()
+	sig := ss.first
+	ss.mu.Unlock()
+	return stoppedBy(sig, err)
+}
+
+func stoppedBy(sig os.Signal, err error) error {
+	code := map[os.Signal]int{os.Interrupt: exitcode.Interrupted, syscall.SIGTERM: exitcode.Terminated}[sig]
+	if code == 0 || exitcode.Of(err) == exitcode.Teardown {
+		return err
+	}
+	if err == nil {
+		return exitcode.Errorf(code, "stopped by %v", sig)
+	}
+	return exitcode.Errorf(code, "stopped by %v: %w", sig, err)
 }
 
 func execute(r *pipeline.Run, hard, stop context.Context, stdout, stderr io.Writer) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/terraform"
 )
 
 const quick = "--records=3000 --operations=6000 --threads=8 --load-threads=4 --duration=60s --start-delay=2s"
@@ -50,6 +51,16 @@ func TestE2ELocalStages(t *testing.T) {
 	clients := c.ByRole(infra.RoleClient)
 	if len(clients) != 2 || len(c.ByRole(infra.RoleDB)) != 3 {
 		t.Fatalf("cluster %+v", c.Hosts)
+	}
+	// The Terraform that made the hosts (the test environment's) is
+	// recorded in cluster.json and in the ledger's up step.
+	if v := c.Meta[infra.MetaTerraformVersion]; v != terraform.TestedVersion {
+		t.Errorf("cluster.json records Terraform %q, want the test environment's %s", v, terraform.TestedVersion)
+	}
+	for _, st := range readLedger(t, dir).Steps {
+		if st.Name == "up" && st.Details[infra.MetaTerraformVersion] != terraform.TestedVersion {
+			t.Errorf("the up step records Terraform %q", st.Details[infra.MetaTerraformVersion])
+		}
 	}
 
 	// Every agent did work, by its own summary.

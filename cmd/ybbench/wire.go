@@ -2,47 +2,32 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/infra/inventory"
-	"github.com/ybbench/ybbench/infra/local"
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/pipeline"
 	"github.com/ybbench/ybbench/provision"
-	"github.com/ybbench/ybbench/provision/cassandra"
-	"github.com/ybbench/ybbench/provision/postgres"
 	"github.com/ybbench/ybbench/provision/ssh"
-	"github.com/ybbench/ybbench/provision/yugabyte"
 )
 
-// deps wires the real parts: providers, the SSH runner, the flavors.
+// deps wires the real parts: providers and flavors from the registry
+// (the one place that knows them by name), the SSH runner.
 func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 	log := logger(stderr, verbose)
+	reg := parts.Builtin()
+	provider := func(s *pipeline.Spec) (infra.Provider, error) {
+		return reg.NewProvider(s.Provider, parts.ProviderOptions{Inventory: s.Inventory, Log: log})
+	}
 	return pipeline.Deps{
-		Provider: func(s *pipeline.Spec, runDir string) (infra.Provider, error) {
-			switch s.Provider {
-			case "local":
-				opts := []local.Option{local.Logger(log)}
-				if tf := terraformBinary(); tf != "" {
-					opts = append(opts, local.TerraformBinary(tf))
-				}
-				return local.New(opts...), nil
-			case "inventory":
-				return inventory.New(s.Inventory), nil
-			}
-			return nil, fmt.Errorf("provider %q is not available", s.Provider)
-		},
+		Provider: func(s *pipeline.Spec, runDir string) (infra.Provider, error) { return provider(s) },
 		Runner: func(s *pipeline.Spec, runDir string, log *slog.Logger) (provision.Runner, error) {
 			opts := []ssh.Option{ssh.WithKnownHosts(filepath.Join(runDir, "ssh", "known_hosts")),
 				ssh.WithLogDir(filepath.Join(runDir, "logs")), ssh.WithLogger(log)}
-			if s.Provider == "local" || s.Provider == "inventory" {
+			if p, ok := reg.Provider(s.Provider); ok && p.Traits.Running {
 				// These machines are up already: a refused connection is an
 				// answer, not a machine still booting (cloud VMs get the
 				// runner's long default).
@@ -50,17 +35,7 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 			}
 			return ssh.New(opts...)
 		},
-		Flavor: func(name string) (provision.Flavor, error) {
-			switch name {
-			case "postgres":
-				return &postgres.Flavor{}, nil
-			case "yugabyte":
-				return yugabyte.New(), nil
-			case "cassandra":
-				return cassandra.New(cassandra.WithLogger(log)), nil
-			}
-			return nil, fmt.Errorf("unknown flavor %q", name)
-		},
+		Flavor:    func(name string) (provision.Flavor, error) { return reg.NewFlavor(name, log) },
 		NewKey:    ssh.GenerateKey,
 		Preflight: preflight,
 		Progress:  progressFor(stderr),
@@ -68,51 +43,10 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 	}
 }
 
-// preflight runs provision.Preflight and adds what result.json records
-// about each host: kernel, CPUs, memory, OS.
+// preflight runs provision.Preflight, whose one script also reads what
+// result.json records about each host (kernel, architecture, CPUs, memory,
+// OS), and keeps its typed checks as hosts.json's facts per host.
 func preflight(ctx context.Context, r provision.Runner, hosts []infra.Host, maxSkew time.Duration) (map[string]map[string]string, error) {
 	checks, err := provision.Preflight(ctx, r, hosts, provision.PreflightOptions{MaxClockSkew: maxSkew})
-	facts := provision.PreflightFacts(checks)
-	if err != nil {
-		return facts, err
-	}
-	const script = `echo "kernel=$(uname -r)"; echo "arch=$(uname -m)"; echo "cpus=$(nproc)"; ` +
-		`echo "mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo)"; ` +
-		`echo "os=$(. /etc/os-release 2>/dev/null; echo "$PRETTY_NAME")"`
-	out, _ := provision.RunAll(ctx, r, hosts, provision.ParallelOptions{}, script, provision.Step("facts"))
-	for i, res := range out {
-		f := facts[hosts[i].Name]
-		if f == nil {
-			f = map[string]string{}
-			facts[hosts[i].Name] = f
-		}
-		for _, l := range strings.Split(string(res.Stdout), "\n") {
-			if k, v, ok := strings.Cut(l, "="); ok {
-				f[k] = v
-			}
-		}
-	}
-	return facts, nil
-}
-
-// terraformBinary finds Terraform 1.5.7 when YBBENCH_TERRAFORM is not set:
-// the one the project's setup built (.testenv/bin beside a checkout, or
-// Go's bin directory), else the provider looks on PATH.
-func terraformBinary() string {
-	if p := os.Getenv("YBBENCH_TERRAFORM"); p != "" {
-		return p
-	}
-	var candidates []string
-	if exe, err := os.Executable(); err == nil {
-		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "..", ".testenv", "bin", "terraform"))
-	}
-	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		candidates = append(candidates, filepath.Join(strings.TrimSpace(string(out)), "bin", "terraform"))
-	}
-	for _, c := range candidates {
-		if out, err := exec.Command(c, "version").Output(); err == nil && strings.HasPrefix(string(out), "Terraform v1.5.7") {
-			return c
-		}
-	}
-	return ""
+	return provision.PreflightFacts(checks), err
 }

@@ -416,8 +416,35 @@ var _ infra.Provider = (*Provider)(nil)
 // New returns the provider for an inventory file.
 func New(path string) *Provider { return &Provider{path: path} }
 
+// ProviderName is the provider's name in specs and cluster.json.
+const ProviderName = "inventory"
+
 // Name is "inventory".
-func (p *Provider) Name() string { return "inventory" }
+func (p *Provider) Name() string { return ProviderName }
+
+// Traits: see ProviderTraits.
+func (p *Provider) Traits() infra.Traits { return ProviderTraits() }
+
+// ProviderTraits are the inventory provider's traits, known without an
+// inventory file (the run's settings are validated against them): an
+// inventory's machines are the user's, listed in the file, up, and kept.
+func ProviderTraits() infra.Traits {
+	return infra.Traits{ReusesMachines: true, Running: true, FromFile: true}
+}
+
+// Plan reads and checks the inventory file (its errors name the file and
+// line) and lists its hosts; it does not look up or pin host keys.
+func (p *Provider) Plan(infra.ClusterSpec) ([]infra.PlannedHost, string, error) {
+	hosts, err := Load(p.path)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]infra.PlannedHost, len(hosts))
+	for i, h := range hosts {
+		out[i] = infra.PlannedHost{Name: h.Name, Roles: h.Roles, Where: fmt.Sprintf("%s (ssh %s@%s)", p.path, h.SSH.User, h.Addr())}
+	}
+	return out, "validate the inventory", nil
+}
 
 // OptionAcceptNewHostKeys is the ClusterSpec option ("true") that lets
 // Create return hosts it knows no key for: their key is pinned at first

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/testenv"
 )
@@ -97,6 +98,12 @@ type e2eRun struct {
 
 func newRun(t *testing.T, tag string, db, client int, subnet string) *e2eRun {
 	t.Helper()
+	return newRunWith(t, testenv.TerraformFor(t), tag, db, client, subnet)
+}
+
+// newRunWith is newRun with a given terraform executable.
+func newRunWith(t *testing.T, terraformBin, tag string, db, client int, subnet string) *e2eRun {
+	t.Helper()
 	dir := t.TempDir()
 	id := fmt.Sprintf("e2e-%s-%d", tag, os.Getpid())
 	runDir := filepath.Join(dir, "runs", id)
@@ -106,7 +113,7 @@ func newRun(t *testing.T, tag string, db, client int, subnet string) *e2eRun {
 	pub, keyFile := runKey(t, runDir)
 	logs := &logBuffer{}
 	r := &e2eRun{
-		p: New(TerraformBinary(testenv.TerraformFor(t)), Logger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))),
+		p: New(TerraformBinary(terraformBin), Logger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))),
 		spec: infra.ClusterSpec{
 			Name: id, RunDir: runDir, DBHosts: db, ClientHosts: client,
 			PublicKey: pub, PrivateKeyFile: keyFile,
@@ -341,7 +348,52 @@ func TestE2ELocalHosts(t *testing.T) {
 // Destroy that also stops what a flavor would leave running in a host.
 func TestE2ELocalHostsFour(t *testing.T) {
 	requireRootE2E(t)
-	r := newRun(t, "hosts4", 3, 1, subnet4)
+	hostsFour(t, newRun(t, "hosts4", 3, 1, subnet4), subnet4, terraformVersion(t, testenv.TerraformFor(t)))
+}
+
+// TestE2ELocalHostsPathTerraform is the same with the `terraform` on PATH
+// when it is another release than the test environment's 1.5.7 (a user's
+// current one: any release from 1.5.0 on is accepted). Without one, or with
+// 1.5.7 there, it says it did not run (a skip, not a pass).
+func TestE2ELocalHostsPathTerraform(t *testing.T) {
+	requireRootE2E(t)
+	bin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skipf("did not run: no terraform on PATH (%v)", err)
+	}
+	v := terraformVersion(t, bin)
+	if v == terraform.TestedVersion {
+		t.Skipf("did not run: the terraform on PATH (%s) is %s, the version every other test runs", bin, v)
+	}
+	t.Logf("running with %s, Terraform %s", bin, v)
+	t.Setenv("CHECKPOINT_DISABLE", "1")
+	const subnet = "10.213.204.0/24"
+	hostsFour(t, newRunWith(t, bin, "pathtf", 3, 1, subnet), subnet, v)
+}
+
+// terraformVersion asks a terraform executable its version, independently
+// of the provider's own check.
+func terraformVersion(t *testing.T, bin string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "version", "-json")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", bin, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil || v.Version == "" {
+		t.Fatalf("%s version -json: %q: %v", bin, out, err)
+	}
+	return v.Version
+}
+
+// hostsFour creates r's 3+1 hosts, logs in to each, leaves a detached
+// server running in one, and checks that Destroy removes everything; the
+// cluster must record tfVersion as the Terraform that made it.
+func hostsFour(t *testing.T, r *e2eRun, subnet, tfVersion string) {
 	ctx := context.Background()
 	start := time.Now()
 	c, err := r.p.Create(ctx, r.spec)
@@ -349,6 +401,9 @@ func TestE2ELocalHostsFour(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Create of 4 hosts: %s", time.Since(start).Round(time.Millisecond))
+	if got := c.Meta[infra.MetaTerraformVersion]; got != tfVersion {
+		t.Errorf("cluster records Terraform %q, the binary says %q", got, tfVersion)
+	}
 	known := filepath.Join(r.workDir, "known_hosts")
 	writeKnownHosts(t, c, known)
 	for _, h := range c.Hosts {
@@ -371,7 +426,7 @@ func TestE2ELocalHostsFour(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Destroy of 4 hosts: %s", time.Since(start).Round(time.Millisecond))
-	checkNothingRemains(t, r.spec.Name, subnet4, pids)
+	checkNothingRemains(t, r.spec.Name, subnet, pids)
 	if strings.Contains(r.logs.String(), "left behind after terraform destroy") {
 		t.Errorf("terraform destroy left things for the sweep:\n%s", r.logs.String())
 	}

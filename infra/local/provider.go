@@ -94,6 +94,33 @@ func New(opts ...Option) *Provider {
 // Name returns "local".
 func (p *Provider) Name() string { return ProviderName }
 
+// Traits: see ProviderTraits.
+func (p *Provider) Traits() infra.Traits { return ProviderTraits() }
+
+// ProviderTraits are the local provider's traits, known without making
+// one (the run's settings are validated against them): local hosts are
+// made for the run and destroyed with it, are up (their sshd answers)
+// when Create returns, need root to make, and a cluster holds 1 to 9 db
+// and 1 to 8 client hosts, namespaces sharing one machine's cores.
+func ProviderTraits() infra.Traits {
+	return infra.Traits{Running: true, NeedsRoot: true,
+		DBHosts: infra.Range{Min: 1, Max: 9}, ClientHosts: infra.Range{Min: 1, Max: 8}}
+}
+
+// Plan lists the hosts Create would make (their names come from the
+// counts alone) in a network namespace each, on the spec's subnet.
+func (p *Provider) Plan(spec infra.ClusterSpec) ([]infra.PlannedHost, string, error) {
+	var out []infra.PlannedHost
+	for _, h := range hostNames(spec.DBHosts, spec.ClientHosts) {
+		where := "network namespace on this machine"
+		if h.Role == string(infra.RoleDB) {
+			where += ", subnet " + spec.Options[OptionSubnet]
+		}
+		out = append(out, infra.PlannedHost{Name: h.Name, Roles: []infra.Role{infra.Role(h.Role)}, Where: where})
+	}
+	return out, "terraform apply of terraform/local (namespaces, bridge, one sshd per host)", nil
+}
+
 // requireRoot fails early and plainly: without root, hosts.sh would fail
 // deep inside a Terraform provisioner.
 func requireRoot(verb string) error {
@@ -206,6 +233,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, err
 	}
+	c.Meta[infra.MetaTerraformVersion] = stack.Version()
 	if err := waitSSH(ctx, c.Hosts, 10*time.Second); err != nil {
 		return nil, exitcode.Wrap(exitcode.Infra, fmt.Errorf("local hosts of run %s: %w (Terraform's state says they exist: destroy the run and create it again)", rp.id, err))
 	}

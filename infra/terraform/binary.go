@@ -6,21 +6,29 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/hashicorp/go-version"
+
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
-// RequiredVersion is the one Terraform version ybbench runs: the modules are
-// written and tested against it (1.5.7 is the last MPL-licensed release, and
-// the one the test environment builds).
-const RequiredVersion = "1.5.7"
+// MinVersion is the oldest Terraform ybbench runs: the modules' own
+// required_version (terraform/*/versions.tf). Any later release is
+// accepted; the version used is recorded with the run.
+const MinVersion = "1.5.0"
+
+// TestedVersion is the release the test environment builds (1.5.7, the
+// last MPL-licensed one; later releases cannot be built from the Go module
+// proxy), and the one the install hint names.
+const TestedVersion = "1.5.7"
 
 // EnvBinary names the environment variable that points at the terraform
 // executable when no explicit path is given.
 const EnvBinary = "YBBENCH_TERRAFORM"
 
-// installHint says how to get the right binary.
-const installHint = "install Terraform " + RequiredVersion + " with `go install github.com/hashicorp/terraform@v" +
-	RequiredVersion + "` (then put $(go env GOPATH)/bin on PATH) or `make setup`, or set " + EnvBinary + " to its path"
+// installHint says how to get a usable binary.
+const installHint = "install Terraform " + MinVersion + " or later (your distribution's or HashiCorp's release, or " + TestedVersion +
+	" with `go install github.com/hashicorp/terraform@v" + TestedVersion + "`, then put $(go env GOPATH)/bin on PATH, or `make setup`), or set " +
+	EnvBinary + " to its path"
 
 // FindBinary returns the terraform executable to use: explicit when not
 // empty, else $YBBENCH_TERRAFORM, else `terraform` on PATH. It does not run
@@ -47,16 +55,17 @@ func FindBinary(explicit string) (string, error) {
 	return path, nil
 }
 
-// checkVersion runs `terraform version -json` (through tfexec) and insists on
-// RequiredVersion: another version may plan the same module differently.
+// minVersion is MinVersion parsed once.
+var minVersion = version.Must(version.NewVersion(MinVersion))
+
+// checkVersion runs `terraform version -json` (through tfexec) and insists
+// on MinVersion or later: an older release does not read the modules.
 func (s *Stack) checkVersion(ctx context.Context) error {
+	var v *version.Version
 	err := s.run(ctx, "version", func(ctx context.Context) error {
-		v, _, err := s.tf.Version(ctx, true /* skipCache */)
-		if err != nil {
-			return err
-		}
-		s.version = v.String()
-		return nil
+		var err error
+		v, _, err = s.tf.Version(ctx, true /* skipCache */)
+		return err
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -64,9 +73,12 @@ func (s *Stack) checkVersion(ctx context.Context) error {
 		}
 		return exitcode.Errorf(exitcode.Config, "terraform at %s does not run: %v; %s", s.binary, err, installHint)
 	}
-	if s.version != RequiredVersion {
-		return exitcode.Errorf(exitcode.Config, "terraform at %s is version %s; ybbench needs exactly %s: %s",
-			s.binary, s.version, RequiredVersion, installHint)
+	s.version = v.String()
+	// A pre-release of the minimum (1.5.0-beta1) sorts before it and is
+	// refused with the releases before it.
+	if v.LessThan(minVersion) {
+		return exitcode.Errorf(exitcode.Config, "terraform at %s is version %s; ybbench needs %s or later: %s",
+			s.binary, s.version, MinVersion, installHint)
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ func WorkDir(dir string) Option { return func(o *options) { o.workDir = dir } }
 // LogFile overrides the log file (default <runDir>/logs/terraform.log).
 func LogFile(path string) Option { return func(o *options) { o.logFile = path } }
 
-// New finds the terraform binary, checks that it is version RequiredVersion
+// New finds the terraform binary, checks that it is MinVersion or later
 // and prepares the run's working directory. module is the module's files
 // (os.DirFS of a module directory, or an embedded copy); it may be nil for a
 // Stack that only reads outputs or destroys what an earlier Init copied.
@@ -148,7 +148,7 @@ func (s *Stack) LogPath() string { return s.logPath }
 // BinaryPath returns the terraform executable in use.
 func (s *Stack) BinaryPath() string { return s.binary }
 
-// Version returns the version the binary reported (RequiredVersion).
+// Version returns the version the binary reported (MinVersion or later).
 func (s *Stack) Version() string { return s.version }
 
 func (s *Stack) path(name string) string { return filepath.Join(s.workDir, name) }

@@ -136,7 +136,7 @@ var testVars = map[string]any{
 // every Terraform call: order, arguments, working directory and environment,
 // the variables file, the copied module and the log.
 func TestStackCalls(t *testing.T) {
-	f := newFake(t, RequiredVersion)
+	f := newFake(t, TestedVersion)
 	runDir := t.TempDir()
 	// Variables and flags from the environment must not reach Terraform, nor
 	// a data dir that would move .terraform out of the run.
@@ -150,7 +150,7 @@ func TestStackCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Version() != RequiredVersion || s.BinaryPath() != f.bin {
+	if s.Version() != TestedVersion || s.BinaryPath() != f.bin {
 		t.Errorf("version %q binary %q", s.Version(), s.BinaryPath())
 	}
 	if err := s.Init(ctx); err != nil {
@@ -269,7 +269,7 @@ func TestStackCalls(t *testing.T) {
 // Terraform's own message, classified as an infrastructure failure, and that
 // the whole output is in the log.
 func TestStackFailureSurfacesStderr(t *testing.T) {
-	f := newFake(t, RequiredVersion)
+	f := newFake(t, TestedVersion)
 	// What Terraform prints when a local-exec provisioner fails: a warning
 	// first, then the diagnostic wrapped at 78 columns.
 	f.write(t, "fail-apply", `
@@ -333,7 +333,7 @@ hosts.sh: error: subnet 192.0.2.0/25 overlaps routes of this machine:
 }
 
 func TestDestroyWithoutStateRunsNothing(t *testing.T) {
-	f := newFake(t, RequiredVersion)
+	f := newFake(t, TestedVersion)
 	ctx := context.Background()
 	s, err := New(ctx, nil, t.TempDir(), Binary(f.bin))
 	if err != nil {
@@ -348,7 +348,7 @@ func TestDestroyWithoutStateRunsNothing(t *testing.T) {
 }
 
 func TestInitNeedsAModule(t *testing.T) {
-	f := newFake(t, RequiredVersion)
+	f := newFake(t, TestedVersion)
 	ctx := context.Background()
 	s, err := New(ctx, fstest.MapFS{"README.md": {Data: []byte("x")}}, t.TempDir(), Binary(f.bin))
 	if err != nil {
@@ -359,24 +359,46 @@ func TestInitNeedsAModule(t *testing.T) {
 	}
 }
 
-func TestVersionMismatch(t *testing.T) {
-	f := newFake(t, "1.6.0")
-	_, err := New(context.Background(), testModule, t.TempDir(), Binary(f.bin))
-	if err == nil {
-		t.Fatal("terraform 1.6.0 accepted")
-	}
-	for _, want := range []string{"is version 1.6.0", "needs exactly 1.5.7", "go install github.com/hashicorp/terraform@v1.5.7"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error lacks %q: %v", want, err)
-		}
-	}
-	if exitcode.Of(err) != exitcode.Config {
-		t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Config)
+// TestVersions: the modules' required_version is ">= 1.5.0", so every
+// release from 1.5.0 on is accepted (and reported as it is) and anything
+// older, a pre-release of 1.5.0 included, is refused with exit 2.
+func TestVersions(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		ok      bool
+	}{
+		{"1.4.7", false}, {"1.5.0-beta1", false}, {"0.15.5", false},
+		{"1.5.0", true}, {"1.5.7", true}, {"1.6.0", true}, {"1.11.4", true}, {"2.0.0", true},
+	} {
+		t.Run(tt.version, func(t *testing.T) {
+			f := newFake(t, tt.version)
+			s, err := New(context.Background(), testModule, t.TempDir(), Binary(f.bin))
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("terraform %s refused: %v", tt.version, err)
+				}
+				if s.Version() != tt.version {
+					t.Errorf("Version() = %q, want the binary's %q", s.Version(), tt.version)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("terraform %s accepted", tt.version)
+			}
+			for _, want := range []string{"is version " + tt.version, "needs 1.5.0 or later", "go install github.com/hashicorp/terraform@v1.5.7"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error lacks %q: %v", want, err)
+				}
+			}
+			if exitcode.Of(err) != exitcode.Config {
+				t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Config)
+			}
+		})
 	}
 }
 
 func TestFindBinary(t *testing.T) {
-	f := newFake(t, RequiredVersion)
+	f := newFake(t, TestedVersion)
 	empty := t.TempDir()
 	notExec := filepath.Join(empty, "terraform-not-exec")
 	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {

@@ -305,6 +305,7 @@ var sysbenchChecks = checks[*sysbench.Options]{
 	},
 	"RecordsFile": func(o *sysbench.Options) any { return o.Records },
 	"Agent":       func(o *sysbench.Options) any { return o.Given["ybload_agent"] },
+	"StartAt":     func(o *sysbench.Options) any { return o.StartAt },
 }
 
 var kvChecks = checks[*kv.Options]{
@@ -346,6 +347,7 @@ var kvChecks = checks[*kv.Options]{
 	"User":         func(o *kv.Options) any { return o.Username },
 	"Password":     func(o *kv.Options) any { return o.Password },
 	"PasswordFile": func(o *kv.Options) any { return o.Set["ybload_password_file"] },
+	"StartAt":      func(o *kv.Options) any { return o.StartAt },
 }
 
 // Every built-in profile's invocations, for every phase, go through the

@@ -26,6 +26,8 @@ type KV struct {
 	RecordsFile         string
 	SummaryFile         string
 	Agent               string
+	// StartAt is the instant every agent starts its measured workload at.
+	StartAt time.Time
 	// User is "" with authentication off; the password is in PasswordFile.
 	User         string
 	Password     string
@@ -43,7 +45,7 @@ func buildKV(in Input) (*KV, error) {
 		return nil, exitcode.Errorf(exitcode.Tool, "kv has no phase %q", in.Phase.Phase)
 	}
 	k := &KV{NumReads: -1, NumWrites: -1, RunTime: in.Params.Duration.Truncate(time.Second),
-		RecordsFile: in.file(".jsonl"), SummaryFile: in.file(".json"), Agent: in.Host}
+		RecordsFile: in.file(".jsonl"), SummaryFile: in.file(".json"), Agent: in.Host, StartAt: in.StartAt}
 	for _, e := range in.DB.YCQL {
 		k.Nodes = append(k.Nodes, Server{Addr: e.Addr, Port: e.Port})
 	}
@@ -131,6 +133,9 @@ func (k *KV) Args() []string {
 	num("--num_reads", k.NumReads)
 	num("--run_time", int64(k.RunTime/time.Second))
 	a = append(a, "--ybload_records", k.RecordsFile, "--ybload_summary", k.SummaryFile, "--ybload_agent", k.Agent)
+	if !k.StartAt.IsZero() {
+		num("--ybload_start_at", k.StartAt.UnixMilli())
+	}
 	if k.User == "" {
 		return a
 	}

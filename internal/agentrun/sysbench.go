@@ -25,12 +25,14 @@ type Sysbench struct {
 	PasswordFile string
 	SummaryFile  string
 	// Run: this agent's threads, the measured time after the warm-up, the
-	// status interval, its tick records and its name in them.
+	// status interval, its tick records and its name in them, and the
+	// instant every agent starts its warm-up at.
 	Threads        int
 	Time, Warmup   time.Duration
 	ReportInterval time.Duration
 	RecordsFile    string
 	Agent          string
+	StartAt        time.Time
 }
 
 func buildSysbench(in Input) (*Sysbench, error) {
@@ -54,7 +56,7 @@ func buildSysbench(in Input) (*Sysbench, error) {
 		s.Time, s.Warmup = p.Duration.Truncate(time.Second), p.Warmup.Truncate(time.Second)
 		// The seeds' run_sysbench.sh reports every 10 seconds.
 		s.ReportInterval = 10 * time.Second
-		s.RecordsFile, s.Agent = in.file(".jsonl"), in.Host
+		s.RecordsFile, s.Agent, s.StartAt = in.file(".jsonl"), in.Host, in.StartAt
 	}
 	return s, nil
 }
@@ -74,6 +76,9 @@ func (s *Sysbench) Args() []string {
 		a = append(a, "--threads="+strconv.Itoa(s.Threads), "--time="+secs(s.Time),
 			"--warmup-time="+secs(s.Warmup), "--report-interval="+secs(s.ReportInterval),
 			"--ybload-records="+s.RecordsFile, "--ybload-agent="+s.Agent)
+		if !s.StartAt.IsZero() {
+			a = append(a, "--ybload-start-at="+itoa(s.StartAt.UnixMilli()))
+		}
 	}
 	return append(a, s.Command)
 }

@@ -18,6 +18,10 @@ const (
 	Workload  = 5  // agent, workload or database
 	Teardown  = 6  // teardown incomplete: resources may remain
 	Gate      = 99 // a gate failed: results are fine, the numbers are not
+	// A run stopped by a signal exits as a shell reports a process that
+	// signal ended (128 + its number), once its teardown is complete.
+	Interrupted = 130 // SIGINT
+	Terminated  = 143 // SIGTERM
 )
 
 type classified struct {

@@ -15,6 +15,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ instead of comparing")
 
+// Updating reports whether the test runs with -update, for a test that
+// keeps a file other than a testdata/ one current (the README's tables).
+func Updating() bool { return *update }
+
 // Check compares got with testdata/name, or rewrites that file when the
 // test runs with -update.
 func Check(t testing.TB, name string, got []byte) {

@@ -1,10 +1,21 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/inventory"
+	"github.com/ybbench/ybbench/infra/local"
+	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/cassandra"
+	"github.com/ybbench/ybbench/provision/postgres"
+	"github.com/ybbench/ybbench/provision/yugabyte"
 )
 
 func planOf(t *testing.T, edit func(*Spec)) (string, error) {
@@ -16,21 +27,39 @@ func planOf(t *testing.T, edit func(*Spec)) (string, error) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	err = WritePlan(&b, r)
+	err = WritePlan(&b, r, planDeps())
 	return b.String(), err
 }
 
-// The plan shows each family's own agent command lines and the names the
-// local provider really gives its hosts.
+// planDeps are the real providers and flavors: plan only asks them what
+// they would do.
+func planDeps() Deps {
+	return Deps{
+		Provider: func(s *Spec, _ string) (infra.Provider, error) {
+			if s.Provider == "inventory" {
+				return inventory.New(s.Inventory), nil
+			}
+			return local.New(), nil
+		},
+		Flavor: func(name string) (provision.Flavor, error) {
+			return map[string]provision.Flavor{"postgres": &postgres.Flavor{}, "cassandra": cassandra.New(), "yugabyte": yugabyte.New()}[name], nil
+		},
+	}
+}
+
+// The plan shows each family's own agent command lines, the start instant
+// of the measured phases as <start time>, and the names the local provider
+// really gives its hosts.
 func TestPlanPerFamily(t *testing.T) {
 	for _, c := range []struct {
 		profile string
 		want    []string
 		not     string
 	}{
-		{"ycsb-ysql", []string{"ybload load ysql -P workloads/workloada", "ybload run ysql -P workloads/workloadf"}, "ybload sysbench"},
-		{"sysbench-ysql", []string{"ybload sysbench oltp_read_only --tables=10 --table-size=100000", "--threads=64 --time=120 --warmup-time=120", "cleanup"}, "ybload load"},
-		{"kv-ycql", []string{"ybload kv --workload CassandraKeyValue", "--nodes <db hosts>:9042"}, "ybload load"},
+		{"ycsb-ysql", []string{"ybload load ysql -P workloads/workloada", "ybload run ysql -P workloads/workloadf", "-p ybload.start.at=<start time>\n"}, "ybload sysbench"},
+		{"sysbench-ysql", []string{"ybload sysbench oltp_read_only --tables=10 --table-size=100000", "--threads=64 --time=120 --warmup-time=120",
+			"--ybload-start-at=<start time> run\n", "cleanup"}, "ybload load"},
+		{"kv-ycql", []string{"ybload kv --workload CassandraKeyValue", "--nodes <db hosts>:9042", " --ybload_start_at <start time> "}, "ybload load"},
 	} {
 		out, err := planOf(t, func(s *Spec) { s.Profile = c.profile })
 		if err != nil {
@@ -60,12 +89,86 @@ func TestPlanInventory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "  db1 ") || !strings.Contains(out, "  load1 ") || !strings.Contains(out, "10.0.0.9") {
-		t.Errorf("plan lacks the inventory's hosts:\n%s", out)
+	if !strings.Contains(out, "  db1 ") || !strings.Contains(out, "  load1 ") || !strings.Contains(out, "10.0.0.9") ||
+		!strings.Contains(out, "machines are kept") || !strings.Contains(out, "database postgres (the db hosts' PostgreSQL packages)") {
+		t.Errorf("plan lacks the inventory's hosts, its teardown or the flavor's source:\n%s", out)
 	}
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("hosts:\n  - {name: db1, roles: [witness], address: 10.0.0.1, ssh: {key: "+key+"}}\n"), 0o644)
 	if _, err := planOf(t, func(s *Spec) { s.Provider, s.Inventory = "inventory", bad }); err == nil || !strings.Contains(err.Error(), "bad.yaml:2") {
 		t.Errorf("a bad inventory: %v", err)
+	}
+}
+
+// The plan's expected duration is the sum of its phases' bounds, for every
+// profile: worked out here from the profiles' documented parameters.
+func TestPlanEstimatePerProfile(t *testing.T) {
+	ycsb := func(p string) time.Duration {
+		// 30 s of overhead; per workload a load of 1 M records at 20,000/s
+		// (50 s) and a run of 10 M operations at the published
+		// throughput, stopped at 180 s.
+		prof, err := profiles.Get(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := 30 * time.Second
+		for _, wl := range prof.Workloads {
+			run := 180 * time.Second
+			if row := prof.Baseline.Row(wl); row != nil && row.Throughput > 0 {
+				run = min(run, time.Duration(10e6/row.Throughput*float64(time.Second)))
+			}
+			d += 50*time.Second + run
+		}
+		return d
+	}
+	for _, c := range []struct {
+		profile string
+		quick   bool
+		want    time.Duration
+	}{
+		// Three KV workloads of 3 minutes each, no load phase.
+		{"kv-ycql", false, 30*time.Second + 3*3*time.Minute},
+		{"kv-ycql", true, 30*time.Second + 3*time.Minute},
+		// Eight sysbench workloads: 10 tables × 100,000 rows prepared at
+		// 20,000/s (50 s), 120 s of warm-up, 120 s measured.
+		{"sysbench-ysql", false, 30*time.Second + 8*(50+120+120)*time.Second},
+		{"ycsb-ysql", false, ycsb("ycsb-ysql")},
+		{"ycsb-ycql", false, ycsb("ycsb-ycql")},
+	} {
+		out, err := planOf(t, func(s *Spec) {
+			s.Profile = c.profile
+			if c.quick {
+				s.Duration = time.Minute
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("expected duration: about %v ", c.want.Round(time.Second))
+		if !strings.Contains(out, want) {
+			t.Errorf("%s (quick %v): plan lacks %q:\n%s", c.profile, c.quick, want, out)
+		}
+	}
+}
+
+// What the plan says of the hosts, the software and the teardown comes from
+// the provider and the flavor: a local cluster is made and destroyed, an
+// inventory's machines are kept; a tarball URL's token is not shown.
+func TestPlanAsksProviderAndFlavor(t *testing.T) {
+	out, err := planOf(t, func(s *Spec) {
+		s.Flavor, s.YBTarball, s.Subnet = "yugabyte", "https://dl.example/yb.tar.gz?token=SECRET", "10.213.7.0/24"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  db-1      roles db         network namespace on this machine, subnet 10.213.7.0/24",
+		"database yugabyte from https://dl.example/yb.tar.gz?REDACTED", "up         terraform apply of terraform/local",
+		"down       always: wipe what the run installed and destroy the hosts"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "SECRET") {
+		t.Errorf("plan shows the tarball's token:\n%s", out)
 	}
 }

@@ -20,10 +20,17 @@ import (
 	"github.com/ybbench/ybbench/provision"
 )
 
-// fakeProvider counts its destroys.
-type fakeProvider struct{ destroyed int }
+// fakeProvider counts its destroys and has the traits it is given.
+type fakeProvider struct {
+	destroyed int
+	traits    infra.Traits
+}
 
-func (p *fakeProvider) Name() string { return "fake" }
+func (p *fakeProvider) Name() string         { return "fake" }
+func (p *fakeProvider) Traits() infra.Traits { return p.traits }
+func (p *fakeProvider) Plan(infra.ClusterSpec) ([]infra.PlannedHost, string, error) {
+	return nil, "", errors.New("not in this test")
+}
 func (p *fakeProvider) Create(ctx context.Context, s infra.ClusterSpec) (*infra.Cluster, error) {
 	return nil, errors.New("not in this test")
 }
@@ -278,7 +285,8 @@ func TestNewRetriesAnIDWhoseDirectoryExists(t *testing.T) {
 // package before a later step broke would.
 type failingFlavor struct{}
 
-func (failingFlavor) Name() string { return "failing" }
+func (failingFlavor) Name() string                         { return "failing" }
+func (failingFlavor) Describe(provision.FlavorSpec) string { return "a flavor that fails" }
 func (failingFlavor) Install(ctx context.Context, r provision.Runner, c *infra.Cluster, s provision.FlavorSpec) (*provision.Deployment, error) {
 	return &provision.Deployment{Flavor: "failing", HostChanges: map[string][]string{"db-1": {"apt-get install postgresql"}}},
 		errors.New("the primary did not start")
@@ -312,4 +320,40 @@ func TestFailedInstallRecordsHostChanges(t *testing.T) {
 		}
 	}
 	t.Error("no install step in the ledger")
+}
+
+// brokenRunner reaches no host.
+type brokenRunner struct{ fakeRunner }
+
+func (b *brokenRunner) Run(ctx context.Context, h infra.Host, script string, _ ...provision.RunOption) (provision.Result, error) {
+	return provision.Result{}, fmt.Errorf("%s: connection refused", h.Name)
+}
+
+// A wipe that fails is a teardown that failed (exit 6) where the provider
+// keeps its machines, and only a warning where it deletes them next; the
+// pipeline asks the provider's traits, whatever its name.
+func TestWipeFailureFollowsTheProvidersTraits(t *testing.T) {
+	for _, reuses := range []bool{true, false} {
+		p := &fakeProvider{traits: infra.Traits{ReusesMachines: reuses}}
+		r := newTestRun(t, nil, Deps{
+			Provider: func(*Spec, string) (infra.Provider, error) { return p, nil },
+			Runner:   func(*Spec, string, *slog.Logger) (provision.Runner, error) { return &brokenRunner{}, nil },
+			Flavor:   func(string) (provision.Flavor, error) { return nil, errors.New("no flavor in this test") },
+		})
+		r.cluster = &infra.Cluster{Name: r.ID(), Hosts: []infra.Host{{Name: "client-1", Roles: []infra.Role{infra.RoleClient}, Base: "/srv/bench"}}}
+		for _, s := range []string{"up", agentsStep} {
+			r.ledger.Begin(s, "", nil)
+			r.ledger.End(s, nil, nil)
+		}
+		err := r.Down(context.Background())
+		if reuses && (exitcode.Of(err) != exitcode.Teardown || !strings.Contains(err.Error(), "connection refused")) {
+			t.Errorf("machines kept, wipe failed: %v (exit %d), want exit 6", err, exitcode.Of(err))
+		}
+		if !reuses && err != nil {
+			t.Errorf("machines deleted next, wipe failed: %v, want only a warning", err)
+		}
+		if p.destroyed != 1 {
+			t.Errorf("reuses %v: %d destroys, want 1", reuses, p.destroyed)
+		}
+	}
 }

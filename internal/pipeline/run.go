@@ -47,6 +47,7 @@ type Run struct {
 	dir     string
 	ledger  *Ledger
 	runner  provision.Runner
+	prov    infra.Provider
 	cluster *infra.Cluster
 	dep     *provision.Deployment
 	facts   map[string]map[string]string
@@ -278,6 +279,18 @@ func (r *Run) ensureRunner() error {
 	return nil
 }
 
+// provider returns the run's provider (made once).
+func (r *Run) provider() (infra.Provider, error) {
+	if r.prov == nil {
+		p, err := r.deps.Provider(&r.spec.Spec, r.dir)
+		if err != nil {
+			return nil, err
+		}
+		r.prov = p
+	}
+	return r.prov, nil
+}
+
 // profile returns the run's profile.
 func (r *Run) profile() *profiles.Profile { return r.spec.P }
 
@@ -293,14 +306,14 @@ func hostNames(hs []infra.Host) []string {
 // Up creates the hosts (cluster.json).
 func (r *Run) Up(ctx context.Context) error {
 	s := r.spec
+	p, perr := r.provider()
 	about := fmt.Sprintf("create %d db and %d client hosts with provider %s", s.DBHosts, s.ClientHosts, s.Provider)
-	if s.Provider == "inventory" {
-		about = "take the hosts of inventory " + s.Inventory
+	if perr == nil && p.Traits().ReusesMachines {
+		about = "take the hosts of " + s.Provider + " " + s.Inventory
 	}
 	return r.step("up", about, nil, func() (map[string]string, error) {
-		p, err := r.deps.Provider(&s.Spec, r.dir)
-		if err != nil {
-			return nil, err
+		if perr != nil {
+			return nil, perr
 		}
 		keyDir := filepath.Join(r.dir, "ssh")
 		pub, priv := "", filepath.Join(keyDir, "id_ed25519")
@@ -324,6 +337,9 @@ func (r *Run) Up(ctx context.Context) error {
 		}
 		r.cluster = c
 		details := map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}
+		if v := c.Meta[infra.MetaTerraformVersion]; v != "" {
+			details[infra.MetaTerraformVersion] = v
+		}
 		for _, h := range c.Hosts {
 			r.progress().Host(h.Name, "up at "+h.PublicIP)
 			// Where each host's SSH key pin comes from, trust on first use included.
@@ -374,9 +390,6 @@ func (r *Run) Install(ctx context.Context) error {
 		fs := provision.FlavorSpec{RF: min(3, len(dbs)), SecretsDir: filepath.Join(r.dir, "secrets"), Parallel: r.spec.Parallel,
 			Logger: r.log(), Source: src, SHA256: r.spec.YBSHA256, Settings: map[string]string{},
 			RunID: r.ID(), ToolVersion: Version, NoAuth: r.spec.DBAuth == "off"}
-		if r.spec.Flavor == "postgres" {
-			fs.Settings["database"] = "ycsb"
-		}
 		dep, err := fl.Install(ctx, r.runner, r.cluster, fs)
 		if err != nil {
 			// A failed install may still have changed the hosts (a package,
@@ -438,7 +451,7 @@ func (r *Run) Down(ctx context.Context) error {
 		return nil
 	}
 	about := "wipe the database and the agents' files, destroy the hosts"
-	if r.spec.Provider == "inventory" {
+	if p, err := r.provider(); err == nil && p.Traits().ReusesMachines {
 		about = "stop and wipe the database and the agents' files (no machine is deleted)"
 	}
 	err := r.step("down", about, nil, func() (map[string]string, error) {
@@ -471,15 +484,16 @@ func (r *Run) down(ctx context.Context) error {
 		// inventory's machines stay, so a wipe that fails is a teardown
 		// that failed; other providers delete the machines next, and a
 		// wipe that fails there (a host already gone) is only a warning.
+		p, perr := r.provider()
 		if err := r.wipe(ctx, c); err != nil {
-			if r.spec.Provider == "inventory" {
+			if perr != nil || p.Traits().ReusesMachines {
 				errs = append(errs, err)
 			} else {
 				r.log().Warn("wiping the hosts before they are destroyed", "err", err)
 			}
 		}
 	}
-	p, err := r.deps.Provider(&r.spec.Spec, r.dir)
+	p, err := r.provider()
 	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}

@@ -11,13 +11,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -26,10 +29,10 @@ import (
 // YBBENCH_* environment < flags.
 type Spec struct {
 	Profile  string `yaml:"profile" json:"profile"`
-	Provider string `yaml:"provider" json:"provider"` // local, inventory (aws and gcp come with their modules)
+	Provider string `yaml:"provider" json:"provider"` // a provider of the registry (internal/parts)
 	// Inventory is the on-prem inventory file (provider inventory).
 	Inventory string `yaml:"inventory" json:"inventory,omitempty"`
-	Flavor    string `yaml:"flavor" json:"flavor"` // postgres, yugabyte
+	Flavor    string `yaml:"flavor" json:"flavor"` // a flavor of the registry (internal/parts)
 	// DBHosts and ClientHosts size a local cluster.
 	DBHosts     int `yaml:"db_hosts" json:"db_hosts"`
 	ClientHosts int `yaml:"client_hosts" json:"client_hosts"`
@@ -72,15 +75,35 @@ type Spec struct {
 	AcceptNewHostKeys bool `yaml:"accept_new_host_keys" json:"accept_new_host_keys,omitempty"`
 }
 
-// Defaults are the bottom layer.
+// Defaults are the bottom layer: the settings table's defaults, and the
+// invoking user as the owner.
 func Defaults() Spec {
-	owner := os.Getenv("USER")
-	if owner == "" {
-		owner = "unknown"
+	var s Spec
+	for _, st := range settings {
+		if st.Default == "" {
+			continue
+		}
+		if err := SetString(&s, st.Name, st.Default); err != nil {
+			panic(fmt.Sprintf("settings table: %s's default: %v", st.Name, err)) // the table's test reaches every default
+		}
 	}
-	return Spec{Profile: "ycsb-ysql", Provider: "local", DBHosts: 3, ClientHosts: 1,
-		RunsDir: "runs", Subnet: "10.213.0.0/24", MaxClockSkew: 250 * time.Millisecond, StartDelay: 3 * time.Second,
-		Owner: owner, Lifetime: 6 * time.Hour, DBAuth: "on"}
+	s.Owner = invokingUser(os.Getenv, user.Current)
+	return s
+}
+
+// invokingUser is who asked for the run: the user sudo was run by, else
+// the process's own user (by name, else by uid: never "unknown").
+func invokingUser(getenv func(string) string, current func() (*user.User, error)) string {
+	if u := getenv("SUDO_USER"); u != "" {
+		return u
+	}
+	if u, err := current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := getenv("USER"); u != "" {
+		return u
+	}
+	return "uid " + strconv.Itoa(os.Getuid())
 }
 
 // FileError is a problem in a spec file, with its position.
@@ -123,10 +146,6 @@ func LoadFile(s *Spec, path string) error {
 	if m.Kind != yaml.MappingNode {
 		return &FileError{File: path, Line: m.Line, Field: "(top level)", Msg: "want a mapping of settings"}
 	}
-	known := map[string]bool{}
-	for _, f := range specFields() {
-		known[f] = true
-	}
 	var errs []error
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -136,250 +155,95 @@ func LoadFile(s *Spec, path string) error {
 			continue
 		}
 		seen[k.Value] = k.Line
-		if !known[k.Value] {
-			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: "unknown setting (known: " + strings.Join(specFields(), ", ") + ")"})
+		if _, known := settingByName(k.Value); !known {
+			errs = append(errs, &FileError{File: path, Line: k.Line, Field: k.Value, Msg: "unknown setting (known: " + strings.Join(settingNames(), ", ") + ")"})
 			continue
 		}
 		if err := setField(s, k.Value, v); err != nil {
 			errs = append(errs, &FileError{File: path, Line: v.Line, Field: k.Value, Msg: err.Error()})
 		}
 	}
-	inferProvider(s, seen["inventory"] > 0, seen["provider"] > 0)
+	inferProvider(s, seen[inventorySetting] > 0, seen["provider"] > 0)
 	return errors.Join(errs...)
 }
 
 // inferProvider: a layer that names an inventory file and no provider
-// means the inventory provider, as --inventory alone does.
+// means the provider that reads inventory files, as --inventory alone does.
 func inferProvider(s *Spec, inventory, provider bool) {
-	if inventory && !provider {
-		s.Provider = "inventory"
+	if f, ok := builtin.FileProvider(); ok && inventory && !provider {
+		s.Provider = f
 	}
 }
 
-func specFields() []string {
-	return []string{"profile", "provider", "inventory", "flavor", "db_hosts", "client_hosts", "records", "operations", "duration", "warmup",
-		"threads", "load_threads", "workloads", "runs_dir", "subnet", "yb_tarball", "yb_sha256", "agent", "parallel",
-		"max_clock_skew", "start_delay", "agent_properties", "owner", "lifetime", "db_auth", "accept_new_host_keys"}
+// settingNames lists the table's settings.
+func settingNames() []string {
+	out := make([]string, len(settings))
+	for i, st := range settings {
+		out[i] = st.Name
+	}
+	return out
 }
 
 // setField decodes one YAML value into the named field: a scalar goes
 // through SetString as its text (so quotes are YAML's, not the value's),
 // workloads may be a sequence and agent_properties a mapping.
 func setField(s *Spec, name string, v *yaml.Node) error {
-	switch {
-	case v.Kind == yaml.ScalarNode:
+	if v.Kind == yaml.ScalarNode {
 		return SetString(s, name, v.Value)
-	case name == "workloads" && v.Kind == yaml.SequenceNode:
-		var ws []string
-		if err := v.Decode(&ws); err != nil {
-			return fmt.Errorf("want a list of workload names: %v", err)
+	}
+	st, _ := settingByName(name)
+	switch p := st.field(s).(type) {
+	case *[]string:
+		if v.Kind == yaml.SequenceNode {
+			var ws []string
+			if err := v.Decode(&ws); err != nil {
+				return fmt.Errorf("want a list of workload names: %v", err)
+			}
+			*p = ws
+			return nil
 		}
-		s.Workloads = ws
-		return nil
-	case name == "agent_properties" && v.Kind == yaml.MappingNode:
-		var m map[string]string
-		if err := v.Decode(&m); err != nil {
-			return fmt.Errorf("want a mapping of property names to values: %v", err)
+	case *map[string]string:
+		if v.Kind == yaml.MappingNode {
+			var m map[string]string
+			if err := v.Decode(&m); err != nil {
+				return fmt.Errorf("want a mapping of property names to values: %v", err)
+			}
+			*p = m
+			return nil
 		}
-		s.AgentProperties = m
-		return nil
 	}
 	return errors.New("want a single value")
 }
 
-// SetString sets one field from text (file values, YBBENCH_* variables and
-// flags all come through here, so they are validated the same way).
-func SetString(s *Spec, name, val string) error {
-	intv := func(dst *int) error {
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", val)
-		}
-		*dst = n
-		return nil
-	}
-	int64v := func(dst *int64) error {
-		n, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", val)
-		}
-		*dst = n
-		return nil
-	}
-	durv := func(dst *time.Duration) error {
-		d, err := time.ParseDuration(val)
-		if err != nil {
-			return fmt.Errorf("%q is not a duration (e.g. 30s, 2m)", val)
-		}
-		*dst = d
-		return nil
-	}
-	switch name {
-	case "profile":
-		s.Profile = val
-	case "provider":
-		s.Provider = val
-	case "inventory":
-		s.Inventory = val
-	case "flavor":
-		s.Flavor = val
-	case "db_hosts":
-		return intv(&s.DBHosts)
-	case "client_hosts":
-		return intv(&s.ClientHosts)
-	case "records":
-		return int64v(&s.Records)
-	case "operations":
-		return int64v(&s.Operations)
-	case "duration":
-		return durv(&s.Duration)
-	case "warmup":
-		return durv(&s.Warmup)
-	case "threads":
-		return intv(&s.Threads)
-	case "load_threads":
-		return intv(&s.LoadThreads)
-	case "workloads":
-		s.Workloads = nil
-		for _, w := range strings.Split(strings.Trim(val, "[]"), ",") {
-			if w = strings.TrimSpace(w); w != "" {
-				s.Workloads = append(s.Workloads, w)
-			}
-		}
-	case "runs_dir":
-		s.RunsDir = val
-	case "subnet":
-		s.Subnet = val
-	case "yb_tarball":
-		s.YBTarball = val
-	case "yb_sha256":
-		s.YBSHA256 = val
-	case "agent":
-		s.Agent = val
-	case "parallel":
-		return intv(&s.Parallel)
-	case "max_clock_skew":
-		return durv(&s.MaxClockSkew)
-	case "start_delay":
-		return durv(&s.StartDelay)
-	case "agent_properties":
-		// name=value pairs separated by commas, or a YAML mapping {a: b}.
-		s.AgentProperties = map[string]string{}
-		for _, kv := range strings.Split(strings.Trim(val, "{}"), ",") {
-			kv = strings.TrimSpace(kv)
-			if kv == "" {
-				continue
-			}
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				k, v, ok = strings.Cut(kv, ":")
-			}
-			if !ok {
-				return fmt.Errorf("%q: want name=value pairs", kv)
-			}
-			s.AgentProperties[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	case "owner":
-		s.Owner = val
-	case "lifetime":
-		return durv(&s.Lifetime)
-	case "db_auth":
-		if val != "on" && val != "off" {
-			return fmt.Errorf("%q: want on or off", val)
-		}
-		s.DBAuth = val
-	case "accept_new_host_keys":
-		b, err := strconv.ParseBool(val)
-		if err != nil {
-			return fmt.Errorf("%q: want true or false", val)
-		}
-		s.AcceptNewHostKeys = b
-	default:
-		return fmt.Errorf("unknown setting %q", name)
-	}
-	return nil
-}
-
-// EnvName is the YBBENCH_* variable of a setting (db_hosts → YBBENCH_DB_HOSTS).
-func EnvName(field string) string { return "YBBENCH_" + strings.ToUpper(field) }
-
 // LoadEnv lays YBBENCH_* variables over s.
 func LoadEnv(s *Spec, getenv func(string) string) error {
 	var errs []error
-	for _, f := range specFields() {
+	for _, f := range settingNames() {
 		if v := getenv(EnvName(f)); v != "" {
 			if err := SetString(s, f, v); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", EnvName(f), err))
 			}
 		}
 	}
-	inferProvider(s, getenv(EnvName("inventory")) != "", getenv(EnvName("provider")) != "")
+	inferProvider(s, getenv(EnvName(inventorySetting)) != "", getenv(EnvName("provider")) != "")
 	return errors.Join(errs...)
 }
 
 // Validate reports every problem of the spec at once.
-func (s *Spec) Validate() error {
+func (s *Spec) Validate() error { return s.validate(builtin) }
+
+// validate checks s against the providers and flavors of reg, asking
+// their traits what they can do.
+func (s *Spec) validate(reg *parts.Registry) error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	p, err := profiles.Get(s.Profile)
 	if err != nil {
 		bad("profile: %v", err)
 	}
-	switch s.Provider {
-	case "local":
-		if s.DBHosts < 1 || s.DBHosts > 9 {
-			bad("db_hosts: %d (want 1 to 9 on a local cluster)", s.DBHosts)
-		}
-		if s.ClientHosts < 1 || s.ClientHosts > 8 {
-			bad("client_hosts: %d (want 1 to 8)", s.ClientHosts)
-		}
-		if s.Inventory != "" {
-			bad("inventory: %s is given but the provider is local (drop --local, or set provider: inventory)", s.Inventory)
-		}
-	case "inventory":
-		if s.Inventory == "" {
-			bad("inventory: the inventory provider needs an inventory file (--inventory hosts.yaml)")
-		}
-	case "aws", "gcp":
-		bad("provider: %s is not available yet in this version (local and inventory are)", s.Provider)
-	default:
-		bad("provider: %q (want local or inventory)", s.Provider)
-	}
-	flavor := s.flavorFor(p)
-	switch flavor {
-	case "postgres", "cassandra":
-	case "yugabyte":
-		if s.YBTarball == "" {
-			bad("yb_tarball: the yugabyte flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here")
-		}
-		// Over plain http the tarball (whose post_install.sh runs as root)
-		// and the .sha beside it can both be swapped on the way.
-		if strings.HasPrefix(s.YBTarball, "http://") && s.YBSHA256 == "" {
-			bad("yb_tarball: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", provision.RedactURL(s.YBTarball))
-		}
-	default:
-		bad("flavor: %q (want postgres, cassandra or yugabyte)", s.Flavor)
-	}
-	if p != nil {
-		speaks := map[string][]string{"ysql": {"postgres", "yugabyte"}, "ycql": {"cassandra", "yugabyte"}}[p.Binding]
-		ok := false
-		for _, f := range speaks {
-			ok = ok || f == flavor
-		}
-		if !ok && flavor != "" {
-			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, strings.Join(speaks, " or "))
-		}
-	}
-	for _, f := range []struct {
-		name     string
-		negative bool
-	}{{"records", s.Records < 0}, {"operations", s.Operations < 0}, {"threads", s.Threads < 0}, {"load_threads", s.LoadThreads < 0},
-		{"duration", s.Duration < 0}, {"warmup", s.Warmup < 0}, {"parallel", s.Parallel < 0}, {"start_delay", s.StartDelay < 0},
-		{"lifetime", s.Lifetime < 0}} {
-		if f.negative {
-			bad("%s must not be negative", f.name)
-		}
-	}
+	errs = append(errs, s.checkProvider(reg)...)
+	errs = append(errs, s.checkFlavor(reg, p)...)
+	errs = append(errs, s.checkBounds()...)
 	if p != nil && s.Warmup > 0 && p.Family != "sysbench" {
 		bad("warmup: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", p.Name, p.Family)
 	}
@@ -401,28 +265,87 @@ func (s *Spec) Validate() error {
 			}
 		}
 	}
-	if s.MaxClockSkew <= 0 {
-		bad("max_clock_skew must be positive")
-	}
 	if s.RunsDir == "" {
 		bad("runs_dir must not be empty")
 	}
 	return errors.Join(errs...)
 }
 
-// flavorFor is the database flavor a run uses: the one asked for, else
-// yugabyte when a tarball is given, else what speaks the profile's API on
-// this machine (postgres for YSQL, cassandra for YCQL).
-func (s *Spec) flavorFor(p *profiles.Profile) string {
+// checkProvider checks the provider and the settings its traits bound:
+// host counts, and an inventory file given exactly to the provider that
+// reads one.
+func (s *Spec) checkProvider(reg *parts.Registry) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	prov, known := reg.Provider(s.Provider)
 	switch {
-	case s.Flavor != "":
-		return s.Flavor
-	case s.YBTarball != "":
-		return "yugabyte"
-	case p != nil && p.Binding == "ycql":
-		return "cassandra"
+	case !known:
+		bad("provider: %q (want %s)", s.Provider, wordList(providerNames(reg.Available()), "or"))
+	case prov.Planned:
+		bad("provider: %s is not available yet in this version (%s are)", s.Provider, wordList(providerNames(reg.Available()), "and"))
+	default:
+		t := prov.Traits
+		if t.DBHosts.Applies() && !t.DBHosts.Holds(s.DBHosts) {
+			bad("db_hosts: %d (want %d to %d on a %s cluster)", s.DBHosts, t.DBHosts.Min, t.DBHosts.Max, prov.Name)
+		}
+		if t.ClientHosts.Applies() && !t.ClientHosts.Holds(s.ClientHosts) {
+			bad("client_hosts: %d (want %d to %d)", s.ClientHosts, t.ClientHosts.Min, t.ClientHosts.Max)
+		}
+		switch {
+		case t.FromFile && s.Inventory == "":
+			bad("inventory: the %s provider needs an inventory file (--inventory hosts.yaml)", prov.Name)
+		case !t.FromFile && s.Inventory != "":
+			bad("inventory: %s is given but the provider is %s (%s)", s.Inventory, prov.Name, inventoryRemedy(reg, prov.Name))
+		}
 	}
-	return "postgres"
+	return errs
+}
+
+// checkFlavor checks the flavor the run would use: known, given what its
+// traits say it needs, and serving the profile's API.
+func (s *Spec) checkFlavor(reg *parts.Registry, p *profiles.Profile) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	flavor := s.flavorFor(reg, p)
+	f, known := reg.Flavor(flavor)
+	switch {
+	case !known:
+		bad("flavor: %q (want %s)", s.Flavor, wordList(reg.FlavorNames(), "or"))
+	case f.Traits.Tarball:
+		if s.YBTarball == "" {
+			bad("yb_tarball: the %s flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here", f.Name)
+		}
+		// Over plain http the tarball (whose post_install.sh runs as root)
+		// and the .sha beside it can both be swapped on the way.
+		if strings.HasPrefix(s.YBTarball, "http://") && s.YBSHA256 == "" {
+			bad("yb_tarball: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", provision.RedactURL(s.YBTarball))
+		}
+	}
+	if p != nil && flavor != "" {
+		speaks := reg.Serving(provision.API(p.Binding))
+		if !slices.Contains(speaks, flavor) {
+			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, wordList(speaks, "or"))
+		}
+	}
+	return errs
+}
+
+// flavorFor is the database flavor a run uses: the one asked for, else
+// the one that installs from a tarball when one is given, else the
+// registry's default for the profile's API (on this machine: postgres for
+// YSQL, cassandra for YCQL).
+func (s *Spec) flavorFor(reg *parts.Registry, p *profiles.Profile) string {
+	if s.Flavor != "" {
+		return s.Flavor
+	}
+	if f, ok := reg.TarballFlavor(); ok && s.YBTarball != "" {
+		return f
+	}
+	var api provision.API
+	if p != nil {
+		api = provision.API(p.Binding)
+	}
+	return reg.DefaultFlavor(api)
 }
 
 // Resolved is a validated spec with the profile's values filled in.
@@ -434,13 +357,16 @@ type Resolved struct {
 }
 
 // Resolve fills in the profile's parameters and notes which the spec overrode.
-func (s *Spec) Resolve() (*Resolved, error) {
-	if err := s.Validate(); err != nil {
+func (s *Spec) Resolve() (*Resolved, error) { return s.resolve(builtin) }
+
+// resolve is Resolve against the providers and flavors of reg.
+func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
+	if err := s.validate(reg); err != nil {
 		return nil, err
 	}
 	p, _ := profiles.Get(s.Profile)
 	r := &Resolved{Spec: *s, P: p, Params: p.Parameters}
-	r.Flavor = s.flavorFor(p)
+	r.Flavor = s.flavorFor(reg, p)
 	set := func(name string, cur, profile any, apply func()) {
 		if cur != profile {
 			apply()

@@ -133,6 +133,18 @@ func New(opts ...Option) *Flavor {
 // Name returns "cassandra".
 func (f *Flavor) Name() string { return Name }
 
+// FlavorTraits: an Apache Cassandra ring serves YCQL clients (the CQL
+// wire protocol), from the artifact cache.
+func FlavorTraits() provision.FlavorTraits {
+	return provision.FlavorTraits{APIs: []provision.API{provision.YCQL}}
+}
+
+// Describe: Cassandra comes from the artifact cache the test environment
+// fills from Maven Central.
+func (f *Flavor) Describe(provision.FlavorSpec) string {
+	return "(Apache Cassandra from the test environment's Maven Central cache)"
+}
+
 func (f *Flavor) graceSeconds() int {
 	return max(1, int(math.Ceil(f.cfg.stopGrace.Seconds())))
 }

@@ -59,8 +59,20 @@ type Flavor struct {
 
 var _ provision.Flavor = (*Flavor)(nil)
 
+// Name is the flavor's name in specs and deployment.json.
+const Name = "postgres"
+
 // Name is "postgres".
-func (f *Flavor) Name() string { return "postgres" }
+func (f *Flavor) Name() string { return Name }
+
+// FlavorTraits: a PostgreSQL primary with streaming replicas serves YSQL
+// clients (the PostgreSQL wire protocol), from the hosts' packages.
+func FlavorTraits() provision.FlavorTraits {
+	return provision.FlavorTraits{APIs: []provision.API{provision.YSQL}}
+}
+
+// Describe: PostgreSQL comes from the db hosts' packages.
+func (f *Flavor) Describe(provision.FlavorSpec) string { return "(the db hosts' PostgreSQL packages)" }
 
 // node is the data of one host's scripts.
 type node struct {

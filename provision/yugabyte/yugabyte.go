@@ -127,6 +127,18 @@ func defaultMasterURL(h infra.Host) string {
 // Name returns "yugabyte".
 func (f *Flavor) Name() string { return Name }
 
+// FlavorTraits: a YugabyteDB universe serves both YSQL and YCQL, and
+// installs from a release tarball, which it needs.
+func FlavorTraits() provision.FlavorTraits {
+	return provision.FlavorTraits{APIs: []provision.API{provision.YSQL, provision.YCQL}, Tarball: true}
+}
+
+// Describe: YugabyteDB comes from the release tarball, named without the
+// token or userinfo its URL may carry.
+func (f *Flavor) Describe(s provision.FlavorSpec) string {
+	return "from " + provision.RedactURL(s.Source)
+}
+
 func (f *Flavor) graceSeconds() int {
 	return max(1, int(math.Ceil(f.cfg.stopGrace.Seconds())))
 }

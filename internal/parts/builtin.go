@@ -1,0 +1,58 @@
+package parts
+
+import (
+	"log/slog"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/inventory"
+	"github.com/ybbench/ybbench/infra/local"
+	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/cassandra"
+	"github.com/ybbench/ybbench/provision/postgres"
+	"github.com/ybbench/ybbench/provision/yugabyte"
+)
+
+// Builtin is the registry of the parts in this version. Its order is the
+// order of preference and of every list shown to the user: local before
+// inventory (a run on this machine needs no file), and postgres and
+// cassandra, which run here, before yugabyte, which needs a tarball.
+func Builtin() *Registry {
+	return &Registry{
+		Providers: []Provider{
+			{Name: local.ProviderName, Traits: local.ProviderTraits(), New: newLocal},
+			{Name: inventory.ProviderName, Traits: inventory.ProviderTraits(),
+				New: func(o ProviderOptions) (infra.Provider, error) { return inventory.New(o.Inventory), nil }},
+			// The cloud providers come with their Terraform modules; their
+			// names are kept so that asking for one says so.
+			{Name: "aws", Planned: true},
+			{Name: "gcp", Planned: true},
+		},
+		Flavors: []Flavor{
+			{Name: postgres.Name, Traits: postgres.FlavorTraits(),
+				New: func(*slog.Logger) provision.Flavor { return &postgres.Flavor{} }},
+			{Name: cassandra.Name, Traits: cassandra.FlavorTraits(), New: func(log *slog.Logger) provision.Flavor {
+				if log == nil {
+					return cassandra.New()
+				}
+				return cassandra.New(cassandra.WithLogger(log))
+			}},
+			{Name: yugabyte.Name, Traits: yugabyte.FlavorTraits(),
+				New: func(*slog.Logger) provision.Flavor { return yugabyte.New() }},
+		},
+	}
+}
+
+// newLocal makes the local provider with the Terraform found on this
+// machine. Not finding one is not an error here: a teardown sweeps what
+// Terraform made without it, and Create reports it (exit 2).
+func newLocal(o ProviderOptions) (infra.Provider, error) {
+	var opts []local.Option
+	if o.Log != nil {
+		opts = append(opts, local.Logger(o.Log))
+	}
+	if tf, err := terraform.FindBinary(""); err == nil {
+		opts = append(opts, local.TerraformBinary(tf))
+	}
+	return local.New(opts...), nil
+}

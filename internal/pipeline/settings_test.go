@@ -1,0 +1,192 @@
+package pipeline
+
+import (
+	"os"
+	"os/user"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ybbench/ybbench/internal/golden"
+)
+
+// Every field of Spec that a spec file names (its yaml tag) is exactly one
+// row of the table, and the row fills that field: a new field without a
+// row, or a row pointing at another field, fails here.
+func TestSettingsTableCoversSpec(t *testing.T) {
+	typ := reflect.TypeOf(Spec{})
+	rows := map[string]int{}
+	for _, st := range Settings() {
+		rows[st.Name]++
+	}
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		name := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if rows[name] != 1 {
+			t.Errorf("Spec.%s (yaml %q) has %d rows in the settings table, want 1", f.Name, name, rows[name])
+			continue
+		}
+		st, _ := settingByName(name)
+		var s Spec
+		got := reflect.ValueOf(st.field(&s)).Pointer()
+		want := reflect.ValueOf(&s).Elem().Field(i).Addr().Pointer()
+		if got != want {
+			t.Errorf("setting %s fills another field than Spec.%s", name, f.Name)
+		}
+	}
+	if len(rows) != typ.NumField() {
+		t.Errorf("%d settings for %d Spec fields", len(rows), typ.NumField())
+	}
+}
+
+// Every default parses, is what Defaults holds, and every row says what it
+// does; the defaults are valid together.
+func TestSettingsDefaults(t *testing.T) {
+	d := Defaults()
+	for _, st := range Settings() {
+		if st.Usage == "" || st.Type == "" || strings.Contains(st.Type, " ") {
+			t.Errorf("%s: usage %q, type %q (one word)", st.Name, st.Usage, st.Type)
+		}
+		if st.Default == "" {
+			continue
+		}
+		var s Spec
+		if err := SetString(&s, st.Name, st.Default); err != nil {
+			t.Errorf("%s: default %q: %v", st.Name, st.Default, err)
+		}
+		if !reflect.DeepEqual(reflect.ValueOf(st.field(&s)).Elem().Interface(), reflect.ValueOf(st.field(&d)).Elem().Interface()) {
+			t.Errorf("%s: Defaults() does not hold the table's default %q", st.Name, st.Default)
+		}
+	}
+	// Independent facts: what the README and earlier versions promised.
+	if d.Profile != "ycsb-ysql" || d.Provider != "local" || d.DBHosts != 3 || d.ClientHosts != 1 || d.RunsDir != "runs" ||
+		d.Subnet != "10.213.0.0/24" || d.MaxClockSkew != 250*time.Millisecond || d.StartDelay != 3*time.Second ||
+		d.Lifetime != 6*time.Hour || d.DBAuth != "on" || d.AcceptNewHostKeys {
+		t.Errorf("defaults %+v", d)
+	}
+	if err := d.Validate(); err != nil {
+		t.Errorf("the defaults do not validate: %v", err)
+	}
+}
+
+// The run's owner is who invoked ybbench: sudo's caller first, then the
+// process's user; never "unknown".
+func TestInvokingUser(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	me := func() (*user.User, error) { return &user.User{Username: "alice"}, nil }
+	none := func() (*user.User, error) { return nil, user.UnknownUserIdError(4242) }
+	for _, c := range []struct {
+		name    string
+		env     map[string]string
+		current func() (*user.User, error)
+		want    string
+	}{
+		{"sudo", map[string]string{"SUDO_USER": "bob", "USER": "root"}, me, "bob"},
+		{"plain", map[string]string{"USER": "carol"}, me, "alice"},
+		{"no passwd entry", map[string]string{"USER": "carol"}, none, "carol"},
+		{"nothing", nil, none, "uid " + strconv.Itoa(os.Getuid())},
+	} {
+		if got := invokingUser(env(c.env), c.current); got != c.want || got == "unknown" {
+			t.Errorf("%s: owner %q, want %q", c.name, got, c.want)
+		}
+	}
+	if Defaults().Owner == "" || Defaults().Owner == "unknown" {
+		t.Errorf("default owner %q", Defaults().Owner)
+	}
+}
+
+// --quick is a preset: above the file and the environment, below a flag
+// that names one of its settings; its warm-up only where the profile has
+// one. --local sets the provider unless --provider says otherwise.
+func TestPresets(t *testing.T) {
+	file := writeSpec(t, "records: 5\nthreads: 7\nprofile: sysbench-ysql\n")
+	env := map[string]string{"YBBENCH_OPERATIONS": "9"}
+	s, err := Load(CommandLine{File: file, Getenv: func(k string) string { return env[k] }, Presets: []string{"quick"},
+		Flags: map[string]string{"threads": "3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Records != 20000 || s.Operations != 200000 || s.Threads != 3 || s.LoadThreads != 16 || s.Duration != time.Minute || s.Warmup != 10*time.Second {
+		t.Errorf("quick over sysbench: %+v", s)
+	}
+	s, err = Load(CommandLine{Presets: []string{"quick"}, Flags: map[string]string{"profile": "ycsb-ysql"}})
+	if err != nil || s.Warmup != 0 || s.Records != 20000 {
+		t.Errorf("quick over ycsb: warmup %v records %d, %v", s.Warmup, s.Records, err)
+	}
+	s, err = Load(CommandLine{Presets: []string{"quick"}, Flags: map[string]string{"profile": "sysbench-ysql", "warmup": "2s"}})
+	if err != nil || s.Warmup != 2*time.Second {
+		t.Errorf("a --warmup flag beside quick: %v, %v", s.Warmup, err)
+	}
+	env = map[string]string{"YBBENCH_PROVIDER": "inventory"}
+	s, _ = Load(CommandLine{Getenv: func(k string) string { return env[k] }, Presets: []string{"local"}})
+	if s.Provider != "local" {
+		t.Errorf("--local over YBBENCH_PROVIDER=inventory: %q", s.Provider)
+	}
+	s, _ = Load(CommandLine{Presets: []string{"local"}, Flags: map[string]string{"inventory": "h.yaml"}})
+	if s.Provider != "local" {
+		t.Errorf("--local --inventory: provider %q (want local, refused by Validate)", s.Provider)
+	}
+	s, _ = Load(CommandLine{Flags: map[string]string{"inventory": "h.yaml"}})
+	if s.Provider != "inventory" {
+		t.Errorf("--inventory alone: provider %q", s.Provider)
+	}
+	if _, err := Load(CommandLine{Presets: []string{"slow"}}); err == nil || !strings.Contains(err.Error(), `unknown preset "slow"`) {
+		t.Errorf("unknown preset: %v", err)
+	}
+	_, err = Load(CommandLine{Flags: map[string]string{"records": "many", "db_auth": "maybe"}})
+	for _, want := range []string{`--records: "many" is not an integer`, `--db-auth: "maybe": want on or off`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("flag errors lack %q: %v", want, err)
+		}
+	}
+}
+
+func writeSpec(t *testing.T, text string) string {
+	t.Helper()
+	f := t.TempDir() + "/spec.yaml"
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+const (
+	tableBegin = "<!-- settings table: written by go test ./internal/pipeline -run TestREADMESettingsTable -update -->\n"
+	tableEnd   = "<!-- end of settings table -->\n"
+)
+
+// The README's settings table is the table's own rendering (-update
+// rewrites it).
+func TestREADMESettingsTable(t *testing.T) {
+	const readme = "../../README.md"
+	b, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i, j := strings.Index(text, tableBegin), strings.Index(text, tableEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the settings table's markers %q … %q", tableBegin, tableEnd)
+	}
+	var want strings.Builder
+	WriteSettingsTable(&want)
+	got := text[i+len(tableBegin) : j]
+	if got == want.String() {
+		return
+	}
+	if golden.Updating() {
+		if err := os.WriteFile(readme, []byte(text[:i+len(tableBegin)]+want.String()+text[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's settings table is not current (go test ./internal/pipeline -run TestREADMESettingsTable -update):\n--- README\n%s\n--- table\n%s", got, want.String())
+	// Every setting appears in it, whatever the rendering.
+	for _, st := range Settings() {
+		if !strings.Contains(got, "`--"+FlagName(st.Name)+"`") {
+			t.Errorf("README's table lacks --%s", FlagName(st.Name))
+		}
+	}
+}
