@@ -96,6 +96,14 @@ type fakeProvider struct {
 
 func (p *fakeProvider) Name() string { return "fake" }
 
+// Traits: the hosts are up when Create returns, and are deleted (their
+// bases removed) at the teardown.
+func (p *fakeProvider) Traits() infra.Traits { return infra.Traits{Running: true} }
+
+func (p *fakeProvider) Plan(s infra.ClusterSpec) ([]infra.PlannedHost, string, error) {
+	return nil, "make a directory per host under " + p.root, nil
+}
+
 func (p *fakeProvider) Create(ctx context.Context, s infra.ClusterSpec) (*infra.Cluster, error) {
 	p.mu.Lock()
 	p.creates++
@@ -159,11 +167,15 @@ type fakeFlavor struct {
 
 func (f *fakeFlavor) Name() string { return "fake" }
 
+func (f *fakeFlavor) Describe(provision.FlavorSpec) string {
+	return "(nothing: no server is installed)"
+}
+
 func (f *fakeFlavor) Install(ctx context.Context, r provision.Runner, c *infra.Cluster, s provision.FlavorSpec) (*provision.Deployment, error) {
 	f.mu.Lock()
 	f.installs++
 	f.mu.Unlock()
-	dep := &provision.Deployment{Flavor: "fake", Version: "0.0.0", Database: s.Settings["database"], User: "ybbench",
+	dep := &provision.Deployment{Flavor: "fake", Version: "0.0.0", Database: "ycsb", User: "ybbench",
 		Settings: map[string]string{"server": "none (the fake-parts tier)"}}
 	for _, h := range c.ByRole(infra.RoleDB) {
 		if err := provision.Claim(ctx, r, h, provision.Mark{RunID: s.RunID, Version: s.ToolVersion}, []string{h.Base}, ""); err != nil {
