@@ -179,10 +179,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	status := stage("status", "Show a run's ledger", func(r *pipeline.Run, _, _ context.Context) error {
 		return pipeline.WriteStatus(stdout, r)
 	})
-	profilesCmd := &cobra.Command{Use: "profiles", Short: "List the built-in profiles and their parameters",
-		RunE: func(c *cobra.Command, _ []string) error { return pipeline.WriteProfiles(stdout) }}
-	versionCmd := &cobra.Command{Use: "version", Short: "Print the version", Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", version) }}
+	profilesCmd := &cobra.Command{Use: "profiles [NAME...]", Short: "List the built-in profiles and their parameters (or the ones named)",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, names []string) error { return pipeline.WriteProfiles(stdout, names...) }}
+	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
+		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
 	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, profilesCmd, versionCmd)
+	root.Version = versionText()
+	root.SetVersionTemplate("ybbench {{.Version}}\n")
+	strictArgs(root, o, run, plan, up)
 	return root
 }
 

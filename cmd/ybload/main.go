@@ -21,6 +21,7 @@ import (
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/bench/ysql"
+	"github.com/ybbench/ybbench/internal/buildinfo"
 )
 
 // version is set at build time (-ldflags "-X main.version=…").
@@ -38,8 +39,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if args[0] == "version" {
-		fmt.Fprintln(stdout, "ybload", version)
+	if args[0] == "version" || args[0] == "--version" {
+		fmt.Fprintln(stdout, "ybload", buildinfo.Describe(version))
 		return 0
 	}
 	ctx, abort := signals(stderr)

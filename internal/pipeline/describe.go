@@ -12,6 +12,7 @@ import (
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/agentrun"
+	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -177,11 +178,29 @@ func WriteStatus(w io.Writer, r *Run) error {
 	return nil
 }
 
-// WriteProfiles lists the built-in profiles and their parameters.
-func WriteProfiles(w io.Writer) error {
+// WriteProfiles lists the built-in profiles and their parameters, or only
+// the ones named (an unknown name is refused, exit 2, listing the known).
+func WriteProfiles(w io.Writer, names ...string) error {
 	all, err := profiles.All()
 	if err != nil {
 		return err
+	}
+	if len(names) > 0 {
+		byName := map[string]*profiles.Profile{}
+		var known []string
+		for _, p := range all {
+			byName[p.Name] = p
+			known = append(known, p.Name)
+		}
+		var picked []*profiles.Profile
+		for _, n := range names {
+			p, ok := byName[n]
+			if !ok {
+				return exitcode.Errorf(exitcode.Config, "no profile %q (the built-in ones: %s)", n, strings.Join(known, ", "))
+			}
+			picked = append(picked, p)
+		}
+		all = picked
 	}
 	for _, p := range all {
 		pp := p.Parameters
