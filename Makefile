@@ -4,7 +4,8 @@
 SHELL := /bin/bash
 GO ?= go
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 export CHECKPOINT_DISABLE := 1
 
 .PHONY: build test testenv testenv-down test-unit test-integration test-e2e bench lint demo setup clean

@@ -68,4 +68,4 @@ func profileArgs(o *options) cobra.PositionalArgs {
 }
 
 // versionText is what --version and `ybbench version` print.
-func versionText() string { return buildinfo.Describe(version) }
+func versionText() string { return buildinfo.Describe(version, commit) }

@@ -33,6 +33,9 @@ import (
 
 var version = "dev"
 
+// commit is the git commit of the build (make build sets it).
+var commit = ""
+
 func main() {
 	pipeline.Version = version
 	err := newRoot(os.Stdout, os.Stderr).Execute()

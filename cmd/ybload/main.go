@@ -27,6 +27,9 @@ import (
 // version is set at build time (-ldflags "-X main.version=…").
 var version = "dev"
 
+// commit is the git commit of the build (make build sets it).
+var commit = ""
+
 func main() {
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -40,7 +43,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, "ybload", buildinfo.Describe(version))
+		fmt.Fprintln(stdout, "ybload", buildinfo.Describe(version, commit))
 		return 0
 	}
 	ctx, abort := signals(stderr)

@@ -8,11 +8,15 @@ import (
 	"runtime/debug"
 )
 
-// Describe is "<version> (commit <sha>[ (modified)], <go version>)"; the
-// commit is "unknown commit" when the build recorded none (a build outside
-// a git checkout, or with -buildvcs=false).
-func Describe(version string) string {
-	commit := "unknown commit"
+// Describe is "<version> (commit <sha>[ (modified)], <go version>)". The
+// commit is the one the build was given (make build passes it with
+// -ldflags -X, since GOFLAGS may hold -buildvcs=false), else the one Go
+// stamped into the binary, else "unknown commit".
+func Describe(version, commit string) string {
+	if commit != "" {
+		return fmt.Sprintf("%s (commit %s, %s)", version, commit, runtime.Version())
+	}
+	commit = "unknown commit"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		var rev, modified string
 		for _, s := range bi.Settings {
