@@ -25,6 +25,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/provision/internal/scriptrec"
 )
 
 // Name is the flavor's name in specs and deployment.json.
@@ -201,13 +202,5 @@ func (f *Flavor) each(ctx context.Context, r provision.Runner, c *infra.Cluster,
 // error's exit code: 2 for a refused path, 4 for a directory that is not
 // the run's.
 func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
-	res, err := r.Run(ctx, h, script, provision.Step(step))
-	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
-	}
-	recs := parseRecords(res.Stdout)
-	if err := provision.OwnError(h, res); err != nil {
-		return recs, fmt.Errorf("%s: %w", step, err)
-	}
-	return recs, nil
+	return scriptrec.Run(ctx, r, h, step, script, "CASS ")
 }

@@ -171,7 +171,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 	if err != nil {
 		return out, err
 	}
-	if out.prepare, err = runOwnScript(ctx, r, h, "yugabyte-prepare", script); err != nil {
+	if out.prepare, err = runScript(ctx, r, h, "yugabyte-prepare", script); err != nil {
 		return out, err
 	}
 	if src.local != "" {

@@ -157,30 +157,7 @@ func runScriptIn(ctx context.Context, r provision.Runner, h infra.Host, step, sc
 	if stdin == nil {
 		return runScript(ctx, r, h, step, script)
 	}
-	res, err := r.Run(ctx, h, script, provision.Step(step), provision.Stdin(stdin))
-	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
-	}
-	recs := parseRecords(res.Stdout)
-	if err := res.Err(); err != nil {
-		return recs, fmt.Errorf("%s: %w", step, err)
-	}
-	return recs, nil
-}
-
-// runOwnScript runs a script that claims the run's own directories: a
-// refused path is exit 2, a directory that is not the run's exit 4
-// (provision.OwnError), each naming the host.
-func runOwnScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {
-	res, err := r.Run(ctx, h, script, provision.Step(step))
-	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
-	}
-	recs := parseRecords(res.Stdout)
-	if err := provision.OwnError(h, res); err != nil {
-		return recs, fmt.Errorf("%s: %w", step, err)
-	}
-	return recs, nil
+	return scriptrec.Run(ctx, r, h, step, script, "YBB ", provision.Stdin(stdin))
 }
 
 // Stop stops the servers on every db host by their pid files: the tservers

@@ -61,16 +61,17 @@ func (rs Records) All(key string) []string {
 	return out
 }
 
-// Run runs a rendered script on a host and returns the records it printed
-// with prefix; a script that exits non-zero is an error carrying its
-// stderr, with the records it printed before it failed.
-func Run(ctx context.Context, r provision.Runner, h infra.Host, step, script, prefix string) (Records, error) {
-	res, err := r.Run(ctx, h, script, provision.Step(step))
+// Run runs a script on h (with opts, such as its standard input) and
+// returns its records. A script that stopped in the run's own-directory
+// library says why in the error's class (provision.OwnError: 2 for a
+// refused path, 4 for a directory that is not the run's).
+func Run(ctx context.Context, r provision.Runner, h infra.Host, step, script, prefix string, opts ...provision.RunOption) (Records, error) {
+	res, err := r.Run(ctx, h, script, append([]provision.RunOption{provision.Step(step)}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", step, h.Name, err)
 	}
 	recs := Parse(prefix, res.Stdout)
-	if err := res.Err(); err != nil {
+	if err := provision.OwnError(h, res); err != nil {
 		return recs, fmt.Errorf("%s: %w", step, err)
 	}
 	return recs, nil

@@ -143,7 +143,8 @@ unset repl_password
 chown ybbench "$passfile"
 if [ ! -f "$pgdata/PG_VERSION" ]; then
   # A base backup is retried (twice, 3 s apart): each failure is reported,
-  # and only the last one fails the step.
+  # and only the last one fails the step. The half-made copy removed here
+  # lies inside the run's own directory, checked (own_check) at the top.
   for attempt in 1 2 3; do
     rm -rf -- "$pgdata"
     if pg_env PGPASSFILE="$passfile" "$bin/pg_basebackup" -h 10.213.0.2 -p 5433 -U repl -w -D "$pgdata" -X stream -c fast >/disks/d0/ybbench/postgres/log/basebackup.log 2>&1; then
