@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -128,10 +129,20 @@ func (r *result) counts(t *testing.T) (events, read, write, other, errs int64) {
 // summary.
 func (d *testDB) sb(t *testing.T, ctx context.Context, args ...string) *result {
 	t.Helper()
+	return d.sbStarted(t, ctx, nil, args...)
+}
+
+// sbStarted is sb that closes started once the agent prints "Threads
+// started!", the line sysbench prints after every thread's init (its
+// connection and prepared statements) succeeded: what a test that acts on
+// running events waits for.
+func (d *testDB) sbStarted(t *testing.T, ctx context.Context, started chan<- struct{}, args ...string) *result {
+	t.Helper()
 	sum := filepath.Join(t.TempDir(), "summary.json")
 	all := append(append(append([]string{}, args...), d.args()...), "--ybload-summary="+sum)
-	var out, errb bytes.Buffer
-	env := &Env{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(k string) string {
+	var errb bytes.Buffer
+	out := &watchWriter{want: []byte("Threads started!"), seen: started}
+	env := &Env{Stdout: out, Stderr: &errb, Version: "test", Getenv: func(k string) string {
 		if k == "YBLOAD_YSQL_PASSWORD" {
 			return d.pg.Password
 		}
@@ -139,6 +150,9 @@ func (d *testDB) sb(t *testing.T, ctx context.Context, args ...string) *result {
 	}}
 	r := &result{code: Main(ctx, all, env)}
 	r.stdout, r.stderr = out.String(), errb.String()
+	if started != nil && !out.fired {
+		close(started) // the run ended without starting: release the waiter
+	}
 	if b, err := os.ReadFile(sum); err == nil {
 		r.summary = &Summary{}
 		if err := json.Unmarshal(b, r.summary); err != nil {
@@ -156,4 +170,31 @@ func (d *testDB) must(t *testing.T, args ...string) *result {
 		t.Fatalf("ybload sysbench %s: exit %d\n%s\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 	}
 	return r
+}
+
+// watchWriter keeps what is written and closes seen (when not nil) the
+// first time the kept text contains want.
+type watchWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	want  []byte
+	seen  chan<- struct{}
+	fired bool
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if !w.fired && w.seen != nil && bytes.Contains(w.buf.Bytes(), w.want) {
+		w.fired = true
+		close(w.seen)
+	}
+	return n, err
+}
+
+func (w *watchWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
