@@ -30,8 +30,19 @@ type Env struct {
 }
 
 // Main runs `ybload kv <flags>` and returns the exit code: 0, 2 for bad
-// flags, 5 for a database or workload error.
+// flags, 5 for a database or workload error. Asked for help (--help, -h,
+// --help <workload>) it writes the help on standard output and returns 0,
+// before any other flag is checked.
 func Main(ctx context.Context, args []string, env *Env) int {
+	if workload, asked := helpRequest(args); asked {
+		text, err := Help(workload)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "ybload kv: %v\n", err)
+			return exitcode.Config
+		}
+		fmt.Fprint(env.Stdout, text)
+		return exitcode.OK
+	}
 	err := run(ctx, args, env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "ybload kv: %v\n", err)

@@ -104,32 +104,6 @@ const (
 	kindValue
 )
 
-// flags lists every flag `ybload kv` accepts: yb-sample-apps' (spec kv §11)
-// and ybload's own. A flag of the tool that ybload does not implement is
-// refused rather than ignored.
-var flags = map[string]flagKind{
-	"workload": kindValue, "nodes": kindValue, "uuid": kindValue, "nouuid": kindBool,
-	"num_threads_read": kindValue, "num_threads_write": kindValue, "num_threads": kindValue,
-	"num_reads": kindValue, "num_writes": kindValue, "num_unique_keys": kindValue, "max_written_key": kindValue,
-	"value_size": kindValue, "use_ascii_values": kindBool, "batch_size": kindValue, "table_ttl_seconds": kindValue,
-	"run_time": kindValue, "read_only": kindBool, "local_reads": kindBool, "concurrent_clients": kindValue,
-	"with_local_dc": kindValue, "disable_yb_load_balancing_policy": kindBool,
-	"cql_connect_timeout_ms": kindValue, "cql_read_timeout_ms": kindValue,
-	"username": kindValue, "password": kindValue, "ssl_cert": kindValue, "ssl_key": kindValue,
-	"create_table_name": kindValue, "drop_table_name": kindValue, "keep_table": kindBool, "truncate": kindBool,
-	"skip_ddl": kindBool, "skip_workload": kindBool, "print_all_exceptions": kindBool,
-	"sanity_check_at_end": kindBool, "verbose": kindBool,
-	// Not implemented by ybload: refused.
-	"read_rate": kindValue, "write_rate": kindValue, "lock_step": kindBool, "output_json_metrics": kindBool,
-	"report_read_restarts": kindBool,
-	// ybload's own.
-	"ybload_keyspace": kindValue, "ybload_replication_factor": kindValue, "ybload_stagger_ms": kindValue,
-	"ybload_records": kindValue, "ybload_summary": kindValue, "ybload_agent": kindValue, "ybload_seed": kindValue,
-	"ybload_retries": kindValue, "ybload_flavor": kindValue, "ybload_password_file": kindValue,
-	"ybload_row_count_check": kindBool, "ybload_cpuprofile": kindValue, "ybload_metrics_interval_ms": kindValue,
-	"ybload_start_at": kindValue,
-}
-
 var unsupported = map[string]string{
 	"read_rate": "per-thread throttling", "write_rate": "per-thread throttling", "lock_step": "lock-step mode",
 	"output_json_metrics":  "the JSON metrics lines (use --ybload_summary and --ybload_records)",

@@ -33,8 +33,18 @@ type Env struct {
 
 // Main runs `ybload sysbench <workload> [options] <command>` (args without
 // the word sysbench) and returns the exit code: 0 ok, 2 bad input, 5 a
-// database or workload error, 1 our own failure.
+// database or workload error, 1 our own failure. Asked for help (--help,
+// -h, help, <workload> help) it writes the options of the --compat mode
+// on standard output and returns 0, before any other option is checked.
 func Main(ctx context.Context, args []string, env *Env) int {
+	if m, asked, err := helpRequest(args); asked {
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "ybload sysbench: %v\n", err)
+			return exitcode.Config
+		}
+		fmt.Fprint(env.Stdout, Help(m))
+		return exitcode.OK
+	}
 	err := run(ctx, args, env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "ybload sysbench: %v\n", err)
@@ -46,10 +56,6 @@ func run(ctx context.Context, args []string, env *Env) error {
 	o, err := ParseArgs(args, env.Getenv, agentutil.ReadSecretFile)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, err)
-	}
-	if o.Command == "help" {
-		fmt.Fprint(env.Stdout, Help(o.Mode))
-		return nil
 	}
 	level := slog.LevelInfo
 	if o.Verbosity >= 5 {

@@ -262,13 +262,10 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 		}
 	}
 
-	switch c := vals["compat"]; c {
-	case "", "yb", "fork":
-		o.Mode = ModeFork
-	case "1.0.20":
-		o.Mode = Mode1020
-	default:
-		bad("--compat=%s: want yb (Yugabyte's fork, the default) or 1.0.20", c)
+	if m, err := parseMode(vals["compat"]); err != nil {
+		errs = append(errs, err)
+	} else {
+		o.Mode = m
 	}
 	for name, v := range vals {
 		d, _ := findOpt(name)
@@ -561,10 +558,24 @@ func maskArg(a string) string {
 	return a
 }
 
-// Help lists the options of a mode, for `ybload sysbench <workload> help`.
+// parseMode reads --compat's value: the fork (the default) or 1.0.20.
+func parseMode(compat string) (Mode, error) {
+	switch compat {
+	case "", "yb", "fork":
+		return ModeFork, nil
+	case "1.0.20":
+		return Mode1020, nil
+	}
+	return ModeFork, fmt.Errorf("--compat=%s: want yb (Yugabyte's fork, the default) or 1.0.20", compat)
+}
+
+// Help lists the options of a mode, for `ybload sysbench --help` and
+// `ybload sysbench <workload> help`.
 func Help(m Mode) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ybload sysbench <workload> [options] prepare|run|cleanup   (--compat=%s)\n\nworkloads: %s\n\noptions:\n", m, strings.Join(Workloads, ", "))
+	fmt.Fprintf(&b, "Usage: ybload sysbench <workload> [--option=value]... prepare|run|cleanup|help\n"+
+		"  sysbench's OLTP workloads, with sysbench replaced by ybload sysbench (here --compat=%s)\n\n"+
+		"workloads: %s\n\noptions, with their defaults:\n", m, strings.Join(Workloads, ", "))
 	for _, d := range optionDefs {
 		if (d.lines == forkOnly && m == Mode1020) || (d.lines == oldOnly && m == ModeFork) {
 			continue
@@ -575,5 +586,8 @@ func Help(m Mode) string {
 		}
 		fmt.Fprintf(&b, "  --%-28s %s [%s]\n", dashed(d.name)+"=", d.help, def)
 	}
+	b.WriteString("  --help, -h                     this help (--compat=1.0.20 --help: stock sysbench's options)\n\n" +
+		"The report goes to standard output in sysbench's format; errors to standard error.\n" +
+		"Exit codes: 0 ok, 1 tool error, 2 bad input, 5 database or workload error.\n")
 	return b.String()
 }

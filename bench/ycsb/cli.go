@@ -73,14 +73,19 @@ func (l listFlag) Set(v string) error { *l.vals = append(*l.vals, v); return nil
 
 // ParseArgs reads `load|run <binding> [options]` with YCSB's options
 // (-P file, -p name=value, -threads n, -target n, -s, -l label, -db class,
-// -load, -t). Every -p beats every -P, whatever the order, as in YCSB.
+// -load, -t). Every -p beats every -P, whatever the order, as in YCSB. A
+// help flag (-h, -help, --help) in the binding's place or among the
+// options returns flag.ErrHelp, as YCSB's bin/ycsb answers -h anywhere.
 func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocation, error) {
 	if readFile == nil {
 		readFile = os.ReadFile
 	}
 	bad := func(format string, a ...any) error { return exitcode.Errorf(exitcode.Config, format, a...) }
+	if len(args) >= 2 && agentutil.IsHelpFlag(args[1]) {
+		return nil, flag.ErrHelp
+	}
 	if len(args) < 2 {
-		return nil, bad("usage: ybload load|run <binding> [-P file] [-p name=value] [-threads n] [-target n] [-s] [-l label]")
+		return nil, bad("usage: ybload load|run <binding> [-P file] [-p name=value] [-threads n] [-target n] [-s] [-l label] (ybload %s --help lists the options)", args[0])
 	}
 	inv := &Invocation{Props: NewProps(), Args: args}
 	switch args[0] {
@@ -104,6 +109,9 @@ func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocatio
 	loadFlag := fset.Bool("load", false, "load phase")
 	runFlag := fset.Bool("t", false, "run phase")
 	if err := fset.Parse(args[2:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
 		return nil, bad("%v", err)
 	}
 	if fset.NArg() > 0 {
@@ -152,9 +160,15 @@ func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocatio
 	return inv, nil
 }
 
-// Main runs a YCSB invocation and returns the process exit code.
+// Main runs a YCSB invocation and returns the process exit code. Asked for
+// help, it writes the usage on standard output and returns 0, before
+// anything else is read or printed.
 func Main(ctx context.Context, args []string, env *Env) int {
 	err := run(ctx, args, env)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, Usage())
+		return exitcode.OK
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "ybload: %v\n", err)
 	}

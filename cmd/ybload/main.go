@@ -4,6 +4,9 @@
 //	ybload load ysql -s -P db.properties -P workloads/workloada -p recordcount=1000000 -p threadcount=32
 //	ybload run ysql -s -P db.properties -P workloads/workloada -p operationcount=10000000 -p threadcount=256
 //
+// `ybload --help`, `ybload help [command]` and `ybload <command> --help`
+// print help on stdout and exit 0; errors go to stderr.
+//
 // Exit codes: 0 ok, 1 tool error, 2 bad input, 5 database or workload.
 package main
 
@@ -16,12 +19,14 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/ybbench/ybbench/bench/agentutil"
 	"github.com/ybbench/ybbench/bench/kv"
 	"github.com/ybbench/ybbench/bench/sysbench"
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/bench/ysql"
 	"github.com/ybbench/ybbench/internal/buildinfo"
+	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
 // version is set at build time (-ldflags "-X main.version=…").
@@ -35,29 +40,56 @@ func main() {
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if len(args) == 0 {
+		// No command is a usage error: the usage goes with it, to stderr.
+		fmt.Fprint(stderr, usage())
+		return exitcode.Config
+	}
+	if agentutil.IsHelpFlag(args[0]) || args[0] == "help" {
+		return help(args[1:], stdout, stderr)
 	}
 	if args[0] == "version" || args[0] == "--version" {
 		fmt.Fprintln(stdout, "ybload", buildinfo.Describe(version, commit))
-		return 0
+		return exitcode.OK
 	}
-	ctx, abort := signals(stderr)
+	switch args[0] {
+	case "load", "run", "kv", "sysbench":
+		ctx, abort := signals(stderr)
+		return runCommand(ctx, abort, args, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "ybload: unknown command %q\n", args[0])
+	fmt.Fprint(stderr, usage())
+	return exitcode.Config
+}
+
+// runCommand hands a command line to its mode; args[0] is the command.
+func runCommand(ctx context.Context, abort <-chan struct{}, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "load", "run":
 		return ycsb.Main(ctx, args, &ycsb.Env{Stdout: stdout, Stderr: stderr, Bindings: bindings(), Abort: abort, Version: version})
 	case "kv":
 		return kv.Main(ctx, args[1:], &kv.Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Abort: abort, Version: version})
-	case "sysbench":
-		return sysbench.Main(ctx, args[1:], &sysbench.Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Abort: abort, Version: version})
 	}
-	fmt.Fprintf(stderr, "ybload: unknown command %q\n", args[0])
-	usage(stderr)
-	return 2
+	return sysbench.Main(ctx, args[1:], &sysbench.Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Abort: abort, Version: version})
+}
+
+// help answers `ybload --help` and `ybload help [command]`: the overview,
+// or the command's own help (as `ybload <command> --help` gives it), on
+// stdout with exit 0. An unknown command is a usage error.
+func help(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage())
+		return exitcode.OK
+	}
+	switch args[0] {
+	case "load", "run", "kv", "sysbench":
+		return runCommand(context.Background(), nil, append(args[:1:1], "--help"), stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "ybload version: prints the release, the commit and Go's version (also ybload --version)")
+		return exitcode.OK
+	}
+	fmt.Fprintf(stderr, "ybload help: unknown command %q (load, run, kv, sysbench, version)\n", args[0])
+	return exitcode.Config
 }
 
 // signals turns the first SIGINT/SIGTERM into a stop (operations in flight
@@ -90,14 +122,23 @@ func bindings() map[string]ycsb.BindingFactory {
 	}
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `usage:
-  ybload load|run <binding> [-P file]... [-p name=value]... [-threads n] [-target n] [-s] [-l label]
-      YCSB core workloads; bindings: ysql (also jdbc, yugabyteSQL), ycql (also yugabyteCQL), null
-  ybload kv --workload CassandraKeyValue|CassandraBatchKeyValue --nodes host:port[,…] [--name value]...
-      yb-sample-apps' key-value workloads over YCQL
-  ybload sysbench <oltp_workload> [--name=value]... prepare|run|cleanup
-      sysbench's OLTP workloads (--compat=yb, the YugabyteDB fork, or 1.0.20)
-  ybload version
-`)
+// usage is ybload's overview: its commands and where each one's help is.
+func usage() string {
+	return `Usage: ybload <command> [arguments]
+
+Commands:
+  load|run <binding> [-P file]... [-p name=value]... [-threads n] [-target n] [-s] [-l label]
+      YCSB's core workloads, with YCSB's command line; bindings: ysql (also jdbc,
+      yugabyteSQL), ycql (also yugabyteCQL), null
+  kv --workload CassandraKeyValue|CassandraBatchKeyValue --nodes host:port[,…] [--flag value]...
+      yb-sample-apps' key-value workloads over YCQL, with its flags
+  sysbench <oltp_workload> [--option=value]... prepare|run|cleanup
+      sysbench's OLTP workloads, with its options (--compat=yb, the YugabyteDB
+      fork, the default; or 1.0.20)
+  version
+      the release, the commit and Go's version (also --version)
+
+ybload <command> --help (or ybload help <command>) shows a command's options.
+Exit codes: 0 ok, 1 tool error, 2 bad input, 5 database or workload error.
+`
 }
