@@ -149,8 +149,8 @@ func paramSpelling(profs []*profiles.Profile, family string, st Setting) (string
 			}
 			return "refused (exit 2)", nil
 		}
-		for _, inv := range base {
-			changed := changedArgs(inv.args, set[inv.key()].args, spellingMarker, placeholder)
+		for i, inv := range base {
+			changed := changedArgs(inv.args, set[i].args, spellingMarker, placeholder)
 			for _, c := range changed {
 				if _, seen := where[c]; !seen {
 					order = append(order, c)
@@ -179,9 +179,9 @@ var spellingStartAt = time.UnixMilli(1_700_000_000_000)
 
 // agentArgs builds the agents' command lines of every phase of a profile's
 // run (one client), the setting name set to value when name is not "", as
-// a run builds them (Run.agentInput, agentrun.Build); keyed by
-// profile/workload/phase.
-func agentArgs(profile, name, value string) (map[string]agentInvocation, error) {
+// a run builds them (Run.agentInput, agentrun.Build), in the run's order
+// (so that the table's order is the same every time).
+func agentArgs(profile, name, value string) ([]agentInvocation, error) {
 	s := Defaults()
 	s.Profile = profile
 	if name != "" {
@@ -200,7 +200,7 @@ func agentArgs(profile, name, value string) (map[string]agentInvocation, error) 
 	r := &Run{spec: res}
 	db := agentrun.DB{Database: "bench", User: "bench", Password: "secret",
 		YSQL: []provision.Endpoint{{Addr: "db1", Port: 5433}}, YCQL: []provision.Endpoint{{Addr: "db1", Port: 9042}}}
-	out := map[string]agentInvocation{}
+	var out []agentInvocation
 	for _, w := range res.Workloads {
 		for _, ph := range fam.phases(w) {
 			in := r.agentInput(Phase{Workload: w, Phase: ph}, 1, db.Password, spellingStartAt)
@@ -209,8 +209,7 @@ func agentArgs(profile, name, value string) (map[string]agentInvocation, error) 
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", w, ph, err)
 			}
-			a := agentInvocation{profile: profile, workload: w, phase: ph, args: inv.Args()}
-			out[a.key()] = a
+			out = append(out, agentInvocation{profile: profile, workload: w, phase: ph, args: inv.Args()})
 		}
 	}
 	return out, nil

@@ -176,8 +176,8 @@ func TestSpellingsNothingHidden(t *testing.T) {
 			if err != nil {
 				continue // refused for this profile: the table says so
 			}
-			for k, inv := range base {
-				if !slices.Equal(inv.args, set[k].args) {
+			for i, inv := range base {
+				if !slices.Equal(inv.args, set[i].args) {
 					changes++
 				}
 			}
