@@ -27,7 +27,8 @@ const EnvBinary = "YBBENCH_TERRAFORM"
 
 // installHint says how to get a usable binary.
 const installHint = "install Terraform " + MinVersion + " or later (your distribution's or HashiCorp's release, or " + TestedVersion +
-	" with `go install github.com/hashicorp/terraform@v" + TestedVersion + "`, then put $(go env GOPATH)/bin on PATH, or `make setup`), or set " +
+	" with `go install github.com/hashicorp/terraform@v" + TestedVersion + "`, then put $(go env GOPATH)/bin on PATH; in a clone of ybbench, " +
+	"`scripts/testenv/tools.sh up .testenv` builds it into .testenv/bin/terraform), or set " +
 	EnvBinary + " to its path"
 
 // FindBinary returns the terraform executable to use: explicit when not

@@ -434,7 +434,7 @@ func TestFindBinary(t *testing.T) {
 			if err == nil {
 				t.Fatalf("found %q, want an error", got)
 			}
-			for _, want := range []string{tt.wantErr, "go install github.com/hashicorp/terraform@v1.5.7", "make setup"} {
+			for _, want := range []string{tt.wantErr, "go install github.com/hashicorp/terraform@v1.5.7", "scripts/testenv/tools.sh up .testenv"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error lacks %q: %v", want, err)
 				}
