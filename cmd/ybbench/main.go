@@ -224,12 +224,14 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	for field, v := range o.set {
 		cl.Flags[field] = *v
 	}
-	s, err := pipeline.Load(cl)
-	if err != nil {
+	// The layers' problems and the settings' are reported together: a bad
+	// flag does not hide a bad variable or a setting out of range.
+	s, lerr := pipeline.Load(cl)
+	r, verr := s.Resolve()
+	if err := errors.Join(lerr, verr); err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
-	r, err := s.Resolve()
-	return r, exitcode.Wrap(exitcode.Config, err)
+	return r, nil
 }
 
 // open finds a run by directory or id; lock takes the run's lock.
