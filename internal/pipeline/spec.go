@@ -303,7 +303,7 @@ func (s *Spec) checkProvider(reg *parts.Registry) []error {
 		}
 		switch {
 		case t.FromFile && s.Inventory == "":
-			bad("%s: the %s provider needs an inventory file (--inventory hosts.yaml)", s.where("provider"), prov.Name)
+			bad("%s: the %s provider needs an inventory file (--inventory hosts.yaml)", inventorySetting, prov.Name)
 		case !t.FromFile && s.Inventory != "":
 			bad("%s: %s is given but the provider is %s (%s)", s.where(inventorySetting), s.Inventory, prov.Name, s.inventoryRemedy(reg))
 		}
@@ -323,7 +323,7 @@ func (s *Spec) checkFlavor(reg *parts.Registry, p *profiles.Profile) []error {
 		bad("%s: %q (want %s)", s.where("flavor"), s.Flavor, wordList(reg.FlavorNames(), "or"))
 	case f.Traits.Tarball:
 		if s.YBTarball == "" {
-			bad("yb_tarball: missing: the %s flavor (%s) needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here", f.Name, s.where("flavor"))
+			bad("yb_tarball: the %s flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here", f.Name)
 		}
 		// Over plain http the tarball (whose post_install.sh runs as root)
 		// and the .sha beside it can both be swapped on the way.
