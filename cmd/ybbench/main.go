@@ -215,7 +215,7 @@ func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 // resolve layers defaults < spec file < YBBENCH_* < presets < flags and
 // validates the result in one place, reporting every problem at once.
 func (o *options) resolve() (*pipeline.Resolved, error) {
-	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Flags: map[string]string{}}
+	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Environ: os.Environ(), Flags: map[string]string{}}
 	for name, on := range o.presets {
 		if *on {
 			cl.Presets = append(cl.Presets, name)

@@ -378,8 +378,11 @@ func given(s *Spec, name string) bool {
 // environment, the presets asked for and the flags given by name (setting →
 // text).
 type CommandLine struct {
-	File    string
-	Getenv  func(string) string
+	File   string
+	Getenv func(string) string
+	// Environ is the whole environment (os.Environ), when every YBBENCH_*
+	// variable in it is to be known (nil: not checked).
+	Environ []string
 	Presets []string
 	Flags   map[string]string
 }
@@ -400,6 +403,7 @@ func Load(cl CommandLine) (Spec, error) {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, unknownVariables(cl.Environ)...)
 	for _, st := range settings {
 		v, ok := cl.Flags[st.Name]
 		if !ok {
