@@ -471,6 +471,19 @@ func (p *Provider) Create(_ context.Context, spec infra.ClusterSpec) (*infra.Clu
 		Meta: map[string]string{"inventory": p.path}}, nil
 }
 
+var _ infra.Checker = (*Provider)(nil)
+
+// Check validates the inventory as Create does, host keys included (each
+// host's key known, unless spec.Options[OptionAcceptNewHostKeys] is
+// "true"), without connecting to any host: every problem at once, exit 2.
+func (p *Provider) Check(_ context.Context, spec infra.ClusterSpec) error {
+	hosts, extra, err := load(p.path)
+	if err != nil {
+		return err
+	}
+	return pinHostKeys(p.path, hosts, extra, spec.Options[OptionAcceptNewHostKeys] == "true")
+}
+
 // Destroy deletes no machine: on-prem hosts stay; the pipeline has already
 // stopped and wiped what it installed on them.
 func (p *Provider) Destroy(context.Context, *infra.Cluster) error { return nil }
