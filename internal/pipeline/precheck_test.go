@@ -162,7 +162,9 @@ func TestCheckTarball(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	secret := func(p string) string { return strings.Replace(srv.URL, "http://", "http://me:PASSWORD1@", 1) + p + "?token=TOKEN2" }
+	secret := func(p string) string {
+		return strings.Replace(srv.URL, "http://", "http://me:PASSWORD1@", 1) + p + "?token=TOKEN2"
+	}
 	for _, c := range []struct {
 		name, tarball, sha, want string
 	}{
