@@ -194,6 +194,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.Version = versionText()
 	root.SetVersionTemplate("ybbench {{.Version}}\n")
 	strictArgs(root, o, run, plan, up)
+	describe(root)
 	return root
 }
 
