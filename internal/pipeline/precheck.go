@@ -50,6 +50,9 @@ func (s *Spec) Check(ctx context.Context, deps Deps, o CheckOptions) error {
 	return exitcode.Wrap(exitcode.Config, errors.Join(out...))
 }
 
+// geteuid is the process's effective user id (tests stand in another).
+var geteuid = os.Geteuid
+
 // clusterSpec is what the provider is asked to make for the run: the
 // counts and the options the settings give it (the run's name, directory
 // and key come at creation).
@@ -72,7 +75,7 @@ func (s *Spec) checkHosts(ctx context.Context, deps Deps, o CheckOptions) []erro
 		return nil
 	}
 	var errs []error
-	if o.MakesHosts && p.Traits.NeedsRoot && os.Geteuid() != 0 {
+	if o.MakesHosts && p.Traits.NeedsRoot && geteuid() != 0 {
 		errs = append(errs, fmt.Errorf("%s: the %s provider needs root to make its hosts: run ybbench as root (e.g. with sudo)",
 			s.where("provider"), s.Provider))
 	}

@@ -66,6 +66,9 @@ func TestCheckLocalCluster(t *testing.T) {
 		{"old terraform", map[string]string{"provider": "local"}, old, []string{"is version 1.4.7; ybbench needs 1.5.0 or later"}},
 		{"no terraform", map[string]string{"provider": "local"}, filepath.Join(t.TempDir(), "terraform"), []string{"terraform not found at"}},
 		{"both", map[string]string{"provider": "local", "subnet": "10.0.0.0/33"}, old, []string{"--subnet:", "is version 1.4.7"}},
+		// Create refuses an option it does not know: so does the check.
+		{"an inventory's option", map[string]string{"provider": "local", "accept_new_host_keys": "true"}, good,
+			[]string{`--accept-new-host-keys: unknown option "accept_new_host_keys"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := loadCheck(t, CommandLine{Flags: c.flags}, checkDeps(c.tf), CheckOptions{})
@@ -218,5 +221,25 @@ func TestCheckAgent(t *testing.T) {
 		if len(errs) != 1 || !strings.Contains(errs[0].Error(), c.want) {
 			t.Errorf("agent %s: %v, want %q", c.agent, errs, c.want)
 		}
+	}
+}
+
+// Making a local cluster needs root: run and up say so before a run is
+// created; plan, which makes nothing, does not ask.
+func TestCheckRoot(t *testing.T) {
+	defer func(f func() int) { geteuid = f }(geteuid)
+	geteuid = func() int { return 1000 }
+	deps := checkDeps(fakeTerraform(t, "1.5.7"))
+	cl := CommandLine{Presets: []string{"local"}}
+	err := loadCheck(t, cl, deps, CheckOptions{MakesHosts: true})
+	if exitcode.Of(err) != exitcode.Config || !strings.Contains(err.Error(), "--local (provider=local): the local provider needs root") {
+		t.Errorf("not root, making hosts: exit %d: %v", exitcode.Of(err), err)
+	}
+	if err := loadCheck(t, cl, deps, CheckOptions{}); err != nil {
+		t.Errorf("not root, planning: %v", err)
+	}
+	geteuid = func() int { return 0 }
+	if err := loadCheck(t, cl, deps, CheckOptions{MakesHosts: true}); err != nil {
+		t.Errorf("root: %v", err)
 	}
 }
