@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/yamlsyntax"
 )
 
 // File is the inventory format.
@@ -138,7 +138,7 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, nil, syntaxError(name, b, err)
+		return nil, nil, yamlsyntax.Explain(name, b, err)
 	}
 	var f File
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
@@ -327,26 +327,6 @@ func abbrev(s string) string {
 		return s[:37] + "..."
 	}
 	return s
-}
-
-// yamlLine is the line the YAML parser puts in its syntax errors.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// syntaxError says where a file that is not YAML goes wrong: a tab (which
-// YAML never takes for indentation, and the parser reports as a character
-// that "cannot start any token") at its line and column, else the parser's
-// message at its line.
-func syntaxError(name string, b []byte, err error) error {
-	for i, l := range strings.Split(string(b), "\n") {
-		if c := strings.IndexByte(l, '\t'); c >= 0 {
-			return &Error{File: name, Line: i + 1, Column: c + 1, Msg: "tabs are not allowed in YAML; use spaces"}
-		}
-	}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return &Error{File: name, Line: n, Msg: m[2]}
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }
 
 var (

@@ -34,6 +34,9 @@ func TestUnknownVariablesAreRefused(t *testing.T) {
 	}
 }
 
+// misspelt are the names tests use to be refused.
+var misspelt = map[string]bool{"YBBENCH_THREADZ": true, "YBBENCH_RECORD": true, "YBBENCH_COMPLETELY_DIFFERENT": true}
+
 // Every YBBENCH_* name the repository mentions (scripts, docs, code) is a
 // variable ybbench knows, so that a documented one is never refused as a
 // typo; and every name on the list is still mentioned somewhere else than
@@ -69,8 +72,9 @@ func TestKnownVariablesAreTheProjects(t *testing.T) {
 	}
 	known := knownVariables()
 	for name, where := range mentioned {
-		// settings.go's doc comment spells the pattern with a placeholder.
-		if name == "YBBENCH_NAME" {
+		// settings.go's doc comment spells the pattern with a placeholder;
+		// the tests of this refusal misspell names on purpose.
+		if name == "YBBENCH_NAME" || misspelt[name] {
 			continue
 		}
 		if !slices.Contains(known, name) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/internal/yamlsyntax"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -131,7 +132,7 @@ func (e *FileError) Error() string {
 func LoadFile(s *Spec, path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("--spec: %w", err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var root yaml.Node
@@ -139,13 +140,13 @@ func LoadFile(s *Spec, path string) error {
 		if errors.Is(err, io.EOF) {
 			return nil // an empty file changes nothing
 		}
-		return fmt.Errorf("%s: %w", path, err)
+		return yamlsyntax.Explain(path, b, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return &FileError{File: path, Line: extra.Line, Field: "(document)", Msg: "a second YAML document: a spec file holds one"}
 	} else if !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", path, err)
+		return yamlsyntax.Explain(path, b, err)
 	}
 	if len(root.Content) == 0 {
 		return nil

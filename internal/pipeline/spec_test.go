@@ -122,6 +122,7 @@ func TestSpecFileStructureErrors(t *testing.T) {
 		{"threads: 4\nthreads: 8\n", "spec.yaml:2: threads: set twice (first on line 1)"},
 		{"threads: 4\n---\nthreads: 8\n", "a second YAML document"},
 		{"threads: [4, 8]\n", "spec.yaml:1: threads: want a single value"},
+		{"threads: 4\n\trecords: 8\n", "spec.yaml:2:1: tabs are not allowed in YAML; use spaces"},
 	} {
 		file := filepath.Join(t.TempDir(), "spec.yaml")
 		os.WriteFile(file, []byte(c.text), 0o644)
