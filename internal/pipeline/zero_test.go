@@ -105,3 +105,24 @@ func TestEveryProblemNamesItsSource(t *testing.T) {
 		t.Errorf("a value that does not parse is reported again as out of range:\n%s", got)
 	}
 }
+
+// An inventory beside a provider that takes none says to drop what chose
+// that provider: --local only when --local did.
+func TestInventoryRemedyNamesWhatChoseTheProvider(t *testing.T) {
+	for _, c := range []struct {
+		cl        CommandLine
+		want, not string
+	}{
+		{CommandLine{Flags: map[string]string{"provider": "local", "inventory": "h.yaml"}}, "(drop --provider or the inventory, or set provider: inventory)", "--local"},
+		{CommandLine{Presets: []string{"local"}, Flags: map[string]string{"inventory": "h.yaml"}}, "(drop --local, or set provider: inventory)", "--provider"},
+		{CommandLine{Getenv: func(k string) string {
+			return map[string]string{"YBBENCH_PROVIDER": "local", "YBBENCH_INVENTORY": "h.yaml"}[k]
+		}}, "(drop YBBENCH_PROVIDER or the inventory", "--local"},
+	} {
+		s, _ := Load(c.cl)
+		_, err := s.Resolve()
+		if err == nil || !strings.Contains(err.Error(), "h.yaml is given but the provider is local "+c.want) || strings.Contains(err.Error(), c.not) {
+			t.Errorf("%+v: %v, want %q without %q", c.cl, err, c.want, c.not)
+		}
+	}
+}
