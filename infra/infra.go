@@ -202,3 +202,24 @@ type Provider interface {
 	// remains; an error lists what may remain.
 	Destroy(ctx context.Context, c *Cluster) error
 }
+
+// Checker is a Provider that can say, before anything is made or touched,
+// whether Create would accept a spec: its options, its host counts, the
+// tools it runs on this machine, the files it reads. The pipeline asks it
+// before a run is created, so that bad input leaves no run behind.
+type Checker interface {
+	Check(ctx context.Context, spec ClusterSpec) error
+}
+
+// SettingError is a problem with the value of one of the run's settings
+// (Setting: a ClusterSpec option's name, such as "subnet"), so that the
+// caller can say where that value came from.
+type SettingError struct {
+	Setting string
+	Err     error
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+
+// Unwrap returns the problem itself.
+func (e *SettingError) Unwrap() error { return e.Err }

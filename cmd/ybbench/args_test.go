@@ -27,6 +27,7 @@ func ybbenchIn(t *testing.T, args ...string) (int, string) {
 
 // No argument is ignored: each is taken, or refused with exit 2.
 func TestNoArgumentIsIgnored(t *testing.T) {
+	t.Setenv("YBBENCH_TERRAFORM", versionOnly(t, "1.5.7")) // plan --local checks it
 	for _, c := range []struct {
 		args []string
 		code int

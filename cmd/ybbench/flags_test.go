@@ -57,6 +57,7 @@ func TestRunFlagsAreTheSettingsTable(t *testing.T) {
 // --quick through the command line: the plan marks its settings as
 // overridden and a flag beside it wins.
 func TestQuickPresetOnTheCommandLine(t *testing.T) {
+	t.Setenv("YBBENCH_TERRAFORM", versionOnly(t, "1.5.7")) // plan --local checks it
 	var out bytes.Buffer
 	root := newRoot(&out, &out)
 	root.SetArgs([]string{"plan", "--local", "--quick", "--profile", "sysbench-ysql", "--threads", "5", "--runs-dir", t.TempDir()})

@@ -100,11 +100,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 	run := &cobra.Command{Use: "run", Short: "Run everything: up, preflight, install, bench, collect, report, down (always)",
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, err := o.resolve()
+			d := deps(stderr, o.verbose)
+			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true})
 			if err != nil {
 				return err
 			}
-			r, err := pipeline.New(s, deps(stderr, o.verbose))
+			r, err := pipeline.New(s, d)
 			if err != nil {
 				return err
 			}
@@ -116,21 +117,23 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, err := o.resolve()
+			d := deps(stderr, o.verbose)
+			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{})
 			if err != nil {
 				return err
 			}
-			return pipeline.WritePlan(stdout, s, deps(stderr, o.verbose))
+			return pipeline.WritePlan(stdout, s, d)
 		}}
 	specFlags(plan)
 
 	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run)",
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, err := o.resolve()
+			d := deps(stderr, o.verbose)
+			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true})
 			if err != nil {
 				return err
 			}
-			r, err := pipeline.New(s, deps(stderr, o.verbose))
+			r, err := pipeline.New(s, d)
 			if err != nil {
 				return err
 			}
@@ -191,6 +194,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.Version = versionText()
 	root.SetVersionTemplate("ybbench {{.Version}}\n")
 	strictArgs(root, o, run, plan, up)
+	describe(root)
 	return root
 }
 
@@ -212,10 +216,12 @@ func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 	}
 }
 
-// resolve layers defaults < spec file < YBBENCH_* < presets < flags and
-// validates the result in one place, reporting every problem at once.
-func (o *options) resolve() (*pipeline.Resolved, error) {
-	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Flags: map[string]string{}}
+// resolve layers defaults < spec file < YBBENCH_* < presets < flags,
+// validates the result in one place and checks what it names outside
+// itself (pipeline.Spec.Check: the inventory, the subnet, Terraform, the
+// tarball), reporting every problem at once: all before a run is created.
+func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.CheckOptions) (*pipeline.Resolved, error) {
+	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Environ: os.Environ(), Flags: map[string]string{}}
 	for name, on := range o.presets {
 		if *on {
 			cl.Presets = append(cl.Presets, name)
@@ -224,12 +230,18 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	for field, v := range o.set {
 		cl.Flags[field] = *v
 	}
-	s, err := pipeline.Load(cl)
-	if err != nil {
+	// The layers' problems and the settings' are reported together: a bad
+	// flag does not hide a bad variable or a setting out of range.
+	s, lerr := pipeline.Load(cl)
+	r, verr := s.Resolve()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cerr := s.Check(ctx, d, co)
+	if err := errors.Join(lerr, verr, cerr); err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
-	r, err := s.Resolve()
-	return r, exitcode.Wrap(exitcode.Config, err)
+	return r, nil
 }
 
 // open finds a run by directory or id; lock takes the run's lock.

@@ -19,7 +19,7 @@ func TestRunRefusesHTTPTarballWithoutSHA256(t *testing.T) {
 	root.SetArgs([]string{"run", "--local", "--flavor", "yugabyte", "--runs-dir", runs,
 		"--yb-tarball", "http://me:PASSWORD1@mirror.example/yugabyte-2.20.1.3.tar.gz?token=TOKEN2"})
 	err := root.Execute()
-	if exitcode.Of(err) != exitcode.Config || err == nil || !strings.Contains(err.Error(), "yb_tarball:") || !strings.Contains(err.Error(), "yb_sha256") {
+	if exitcode.Of(err) != exitcode.Config || err == nil || !strings.Contains(err.Error(), "--yb-tarball:") || !strings.Contains(err.Error(), "yb_sha256") {
 		t.Fatalf("exit %d: %v", exitcode.Of(err), err)
 	}
 	out := err.Error() + stdout.String() + stderr.String()

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/yamlsyntax"
 )
 
 // File is the inventory format.
@@ -76,15 +77,29 @@ type SSHEntry struct {
 	KnownHosts string `yaml:"known_hosts"`
 }
 
-// Error is a problem in the inventory file: file, line, field.
+// Error is a problem in the inventory file: file, line (0: the file as a
+// whole), column (0: the line as a whole), field ("" for none).
 type Error struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
+	File   string
+	Line   int
+	Column int
+	Field  string
+	Msg    string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg) }
+func (e *Error) Error() string {
+	at := e.File
+	if e.Line > 0 {
+		at += fmt.Sprintf(":%d", e.Line)
+		if e.Column > 0 {
+			at += fmt.Sprintf(":%d", e.Column)
+		}
+	}
+	if e.Field == "" {
+		return at + ": " + e.Msg
+	}
+	return at + ": " + e.Field + ": " + e.Msg
+}
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 var userRE = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
@@ -123,7 +138,7 @@ func Parse(name string, b []byte) ([]infra.Host, error) {
 func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, yamlsyntax.Explain(name, b, err)
 	}
 	var f File
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
@@ -150,13 +165,16 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 		absName = name
 	}
 	hostsNode := child(doc, "hosts")
-	if len(f.Hosts) == 0 {
+	switch {
+	case len(root.Content) == 0:
+		// No line to point at: the file holds nothing but comments.
+		v.add(0, "", "the file is empty: the inventory lists no hosts (want hosts: with db and client hosts)")
+	case len(f.Hosts) == 0:
 		v.add(line(hostsNode, doc), "hosts", "the inventory lists no hosts")
 	}
 	seen := map[string]int{}
 	var out []infra.Host
 	var extra []hostExtra
-	checkedKH := map[string]bool{}
 	var dbs, clients int
 	for i, e := range f.Hosts {
 		var hn *yaml.Node
@@ -165,6 +183,13 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 		}
 		at := func(field string) int { return line(child(hn, field), hn) }
 		field := func(s string) string { return fmt.Sprintf("hosts[%d].%s", i, s) }
+		// from adds a problem with a value the host may take from the
+		// defaults: reported at the defaults' line, once whatever the
+		// number of hosts, unless the host sets the value itself.
+		from := func(path, msg string) {
+			f, l := origin(i, hn, defaultsNode, path)
+			v.add(l, f, msg)
+		}
 		h := merge(f.Defaults, e)
 		if !nameRE.MatchString(h.Name) {
 			v.add(at("name"), field("name"), fmt.Sprintf("%q is not a host name (lower-case letters, digits and -)", h.Name))
@@ -185,7 +210,7 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 			case infra.RoleClient:
 				clients++
 			default:
-				v.add(at("roles"), field("roles"), fmt.Sprintf("unknown role %q (want db or client)", r))
+				from("roles", fmt.Sprintf("unknown role %q (want db or client)", r))
 			}
 			host.Roles = append(host.Roles, infra.Role(r))
 		}
@@ -202,12 +227,12 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 		if host.SSH.User == "" {
 			host.SSH.User = "root"
 		} else if !userRE.MatchString(host.SSH.User) {
-			v.add(line(child(child(hn, "ssh"), "user"), hn), field("ssh.user"), fmt.Sprintf("%q is not a user name", host.SSH.User))
+			from("ssh.user", fmt.Sprintf("%q is not a user name", host.SSH.User))
 		}
 		if host.SSH.Port == 0 {
 			host.SSH.Port = 22
 		} else if host.SSH.Port < 1 || host.SSH.Port > 65535 {
-			v.add(line(child(child(hn, "ssh"), "port"), hn), field("ssh.port"), fmt.Sprintf("%d is not a port (1-65535)", host.SSH.Port))
+			from("ssh.port", fmt.Sprintf("%d is not a port (1-65535)", host.SSH.Port))
 		}
 		if host.SSH.KeyFile != "" && !filepath.IsAbs(host.SSH.KeyFile) {
 			// Relative to the inventory file, and kept absolute: a later
@@ -219,11 +244,11 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 		if host.SSH.KeyFile == "" {
 			v.add(line(child(hn, "ssh"), hn), field("ssh.key"), "missing: the private key to log in with")
 		} else if st, err := os.Stat(host.SSH.KeyFile); err != nil {
-			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), err.Error())
+			from("ssh.key", err.Error())
 		} else if !st.Mode().IsRegular() {
-			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), host.SSH.KeyFile+" is not a file")
+			from("ssh.key", host.SSH.KeyFile+" is not a file")
 		} else if st.Mode().Perm()&0o077 != 0 {
-			v.add(line(child(child(hn, "ssh"), "key"), hn), field("ssh.key"), fmt.Sprintf("%s is readable by others (mode %v): ssh refuses it; chmod 600", host.SSH.KeyFile, st.Mode().Perm()))
+			from("ssh.key", fmt.Sprintf("%s is readable by others (mode %v): ssh refuses it; chmod 600", host.SSH.KeyFile, st.Mode().Perm()))
 		}
 		if h.SSH.HostKey != "" {
 			at := line(child(child(hn, "ssh"), "host_key"), hn)
@@ -241,39 +266,29 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 					kh = abs
 				}
 			}
-			khNode := child(child(hn, "ssh"), "known_hosts")
-			if khNode == nil {
-				khNode = child(child(defaultsNode, "ssh"), "known_hosts")
-			}
-			khField := field("ssh.known_hosts")
-			if child(child(hn, "ssh"), "known_hosts") == nil {
-				khField = "defaults.ssh.known_hosts"
-			}
-			if st, err := os.Stat(kh); checkedKH[khField+"="+kh] {
-				// said once (the defaults' file is every host's)
-			} else if err != nil {
-				v.add(line(khNode, hn), khField, err.Error())
+			if st, err := os.Stat(kh); err != nil {
+				from("ssh.known_hosts", err.Error())
 			} else if !st.Mode().IsRegular() {
-				v.add(line(khNode, hn), khField, kh+" is not a file")
+				from("ssh.known_hosts", kh+" is not a file")
 			} else if _, err := knownhosts.New(kh); err != nil {
-				v.add(line(khNode, hn), khField, err.Error())
+				from("ssh.known_hosts", err.Error())
 			}
-			checkedKH[khField+"="+kh] = true
 		}
 		if host.Base == "" {
 			host.Base = "/opt/ybbench"
 		} else if why := infra.CheckHostDir(host.Base); why != "" {
-			v.add(at("base"), field("base"), fmt.Sprintf("%q: %s", host.Base, why))
+			from("base", fmt.Sprintf("%q: %s", host.Base, why))
 		}
 		for j, d := range host.DataDirs {
 			if why := infra.CheckHostDir(d); why != "" {
-				v.add(at("data_dirs"), field(fmt.Sprintf("data_dirs[%d]", j)), fmt.Sprintf("%q: %s", d, why))
+				f, l := origin(i, hn, defaultsNode, "data_dirs")
+				v.add(l, fmt.Sprintf("%s[%d]", f, j), fmt.Sprintf("%q: %s", d, why))
 			}
 		}
 		if host.ServiceUser == "" {
 			host.ServiceUser = "ybbench"
 		} else if !userRE.MatchString(host.ServiceUser) || host.ServiceUser == "root" {
-			v.add(at("service_user"), field("service_user"), fmt.Sprintf("%q: database servers need an unprivileged user name", host.ServiceUser))
+			from("service_user", fmt.Sprintf("%q: database servers need an unprivileged user name", host.ServiceUser))
 		}
 		out = append(out, host)
 		extra = append(extra, hostExtra{line: line(hn, hostsNode), knownHosts: kh})
@@ -343,10 +358,42 @@ func yamlErrors(name string, err error) error {
 type validator struct {
 	file string
 	errs []error
+	seen map[Error]bool
 }
 
+// add records a problem once: a value of the defaults is every host's,
+// and its problem is said once, at its own line.
 func (v *validator) add(line int, field, msg string) {
-	v.errs = append(v.errs, &Error{File: v.file, Line: line, Field: field, Msg: msg})
+	e := Error{File: v.file, Line: line, Field: field, Msg: msg}
+	if v.seen[e] {
+		return
+	}
+	if v.seen == nil {
+		v.seen = map[Error]bool{}
+	}
+	v.seen[e] = true
+	v.errs = append(v.errs, &e)
+}
+
+// origin says where a host's value of a field (a dotted path, ssh.key)
+// is written: in the host's own entry when it sets it, else in the
+// defaults when they do, else nowhere (it is missing: the host's entry).
+func origin(i int, host, defaults *yaml.Node, path string) (string, int) {
+	if n := walk(host, path); n != nil {
+		return fmt.Sprintf("hosts[%d].%s", i, path), n.Line
+	}
+	if n := walk(defaults, path); n != nil {
+		return "defaults." + path, n.Line
+	}
+	return fmt.Sprintf("hosts[%d].%s", i, path), line(host, nil)
+}
+
+// walk follows a dotted path of mapping keys from n (nil when absent).
+func walk(n *yaml.Node, path string) *yaml.Node {
+	for _, k := range strings.Split(path, ".") {
+		n = child(n, k)
+	}
+	return n
 }
 
 // merge lays a host's own settings over the defaults.
@@ -469,6 +516,19 @@ func (p *Provider) Create(_ context.Context, spec infra.ClusterSpec) (*infra.Clu
 	}
 	return &infra.Cluster{Name: spec.Name, Provider: p.Name(), Hosts: hosts, CreatedAt: time.Now().UTC(),
 		Meta: map[string]string{"inventory": p.path}}, nil
+}
+
+var _ infra.Checker = (*Provider)(nil)
+
+// Check validates the inventory as Create does, host keys included (each
+// host's key known, unless spec.Options[OptionAcceptNewHostKeys] is
+// "true"), without connecting to any host: every problem at once, exit 2.
+func (p *Provider) Check(_ context.Context, spec infra.ClusterSpec) error {
+	hosts, extra, err := load(p.path)
+	if err != nil {
+		return err
+	}
+	return pinHostKeys(p.path, hosts, extra, spec.Options[OptionAcceptNewHostKeys] == "true")
 }
 
 // Destroy deletes no machine: on-prem hosts stay; the pipeline has already

@@ -56,9 +56,9 @@ func TestBadInventories(t *testing.T) {
 		{"data dir a system directory", h("    data_dirs: [/mnt/d0, /var/lib]\n"), "hosts.yaml:10: hosts[1].data_dirs[1]: \"/var/lib\": a system directory"},
 		{"root service user", h("    service_user: root\n"), "hosts[1].service_user: \"root\": database servers need an unprivileged user"},
 		{"empty", "hosts: []\n", "hosts: the inventory lists no hosts"},
-		{"not yaml", "hosts: [\n", "hosts.yaml: yaml:"},
-		{"empty file", "", "hosts: the inventory lists no hosts"},
-		{"comments only", "# nothing yet\n", "hosts: the inventory lists no hosts"},
+		{"not yaml", "hosts: [\n", "hosts.yaml:1: did not find expected node content"},
+		{"empty file", "", "hosts.yaml: the file is empty: the inventory lists no hosts"},
+		{"comments only", "# nothing yet\n", "hosts.yaml: the file is empty: the inventory lists no hosts"},
 		{"port not a number", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+k+", port: abc}\n  - name: client1", 1), "hosts.yaml:5: cannot unmarshal !!str `abc`"},
 		{"key is a directory", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+filepath.Dir(k)+"}\n  - name: client1", 1), "hosts[0].ssh.key: " + filepath.Dir(k) + " is not a file"},
 		{"host fields in defaults", "defaults:\n  name: db9\n  address: 10.0.0.5\n" + h(""), "hosts.yaml:2: defaults.name: belongs to a host"},
@@ -86,5 +86,49 @@ func TestRelativeKeyIsRelativeToTheFile(t *testing.T) {
 	}
 	if want := filepath.Join(dir, "id"); hosts[0].SSH.KeyFile != want {
 		t.Errorf("key %q, want %q", hosts[0].SSH.KeyFile, want)
+	}
+}
+
+// Inventory errors read well: a problem of the defaults is said once, at
+// its own line, not once per host; a tab is named as such with its line
+// and column; no error points at a line 0.
+func TestInventoryErrorsReadWell(t *testing.T) {
+	k := key(t, 0o600)
+	loose := key(t, 0o644)
+	three := "hosts:\n  - {name: db1, roles: [db], address: 10.0.0.1}\n  - {name: db2, roles: [db], address: 10.0.0.2}\n  - {name: c1, roles: [client], address: 10.0.0.9}\n"
+	for _, c := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"a loose key in the defaults", "defaults:\n  ssh:\n    key: " + loose + "\n" + three,
+			[]string{"hosts.yaml:3: defaults.ssh.key: " + loose + " is readable by others"}},
+		{"a system base and a bad port in the defaults", "defaults:\n  ssh: {key: " + k + ", port: 99999}\n  base: /usr\n" + three,
+			[]string{"hosts.yaml:2: defaults.ssh.port: 99999 is not a port", `hosts.yaml:3: defaults.base: "/usr"`}},
+		{"a host's own value is its own", "defaults:\n  ssh: {key: " + k + "}\n" + strings.Replace(three, "address: 10.0.0.2}", "address: 10.0.0.2, base: /usr}", 1),
+			[]string{`hosts.yaml:5: hosts[1].base: "/usr"`}},
+		{"a tab", "defaults:\n  ssh: {key: " + k + "}\nhosts:\n\t- {name: db1, roles: [db], address: 10.0.0.1}\n",
+			[]string{"hosts.yaml:4:1: tabs are not allowed in YAML; use spaces"}},
+		{"a tab after spaces", "hosts:\n  - name: db1\n  \troles: [db]\n",
+			[]string{"hosts.yaml:3:3: tabs are not allowed in YAML; use spaces"}},
+		{"empty", "", []string{"hosts.yaml: the file is empty"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("hosts.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			got := err.Error()
+			for _, w := range c.want {
+				if strings.Count(got, w) != 1 {
+					t.Errorf("%q is in the error %d times, want once:\n%s", w, strings.Count(got, w), got)
+				}
+			}
+			if n := strings.Count(got, "\n") + 1; n != len(c.want) {
+				t.Errorf("%d problems, want %d:\n%s", n, len(c.want), got)
+			}
+			if strings.Contains(got, ":0:") {
+				t.Errorf("an error points at line 0:\n%s", got)
+			}
+		})
 	}
 }

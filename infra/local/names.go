@@ -77,6 +77,14 @@ func parseSubnet(s string, hosts int) (netip.Prefix, error) {
 	if p.Masked() != p {
 		return netip.Prefix{}, fmt.Errorf("subnet %q has host bits set; did you mean %s?", s, p.Masked())
 	}
+	// As hosts.sh refuses them: "this" network, loopback, multicast and
+	// reserved addresses, and link-local ones, carry no hosts.
+	switch first := p.Addr().As4()[0]; {
+	case first == 0 || first == 127 || first >= 224:
+		return netip.Prefix{}, fmt.Errorf("subnet %q is not usable for hosts (this, loopback, multicast or reserved range)", s)
+	case p.Addr().IsLinkLocalUnicast():
+		return netip.Prefix{}, fmt.Errorf("subnet %q is link-local", s)
+	}
 	if room := 1<<(32-p.Bits()) - 3; hosts > room {
 		return netip.Prefix{}, fmt.Errorf("subnet %q has room for %d hosts, not %d", s, room, hosts)
 	}

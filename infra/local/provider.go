@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net"
 	"net/netip"
 	"os"
@@ -162,15 +163,8 @@ func planFor(spec infra.ClusterSpec) (*runPlan, error) {
 	if spec.PrivateKeyFile == "" || err != nil {
 		errs = append(errs, fmt.Errorf("no private key file (the hosts' SSH settings name it)"))
 	}
-	subnet := DefaultSubnet
-	for k, v := range spec.Options {
-		switch k {
-		case OptionSubnet:
-			subnet = v
-		default:
-			errs = append(errs, fmt.Errorf("unknown option %q (the local provider knows: %s)", k, OptionSubnet))
-		}
-	}
+	subnet, optErrs := options(spec)
+	errs = append(errs, optErrs...)
 	prefix, err := parseSubnet(subnet, spec.DBHosts+spec.ClientHosts)
 	if err != nil {
 		errs = append(errs, err)
@@ -188,6 +182,22 @@ func planFor(spec infra.ClusterSpec) (*runPlan, error) {
 		keyFile: keyFile,
 		script:  filepath.Join(runDir, "bin", "hosts.sh"),
 	}, nil
+}
+
+// options reads the spec's options: the subnet (DefaultSubnet when not
+// given), and a problem for each option the local provider does not know.
+func options(spec infra.ClusterSpec) (string, []error) {
+	subnet := DefaultSubnet
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(spec.Options)) {
+		switch k {
+		case OptionSubnet:
+			subnet = spec.Options[k]
+		default:
+			errs = append(errs, &infra.SettingError{Setting: k, Err: fmt.Errorf("unknown option %q (the local provider knows: %s)", k, OptionSubnet)})
+		}
+	}
+	return subnet, errs
 }
 
 // Create makes the run's hosts, or returns them if they are already made

@@ -3,10 +3,12 @@ package terraform
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
@@ -75,11 +77,51 @@ func (s *Stack) checkVersion(ctx context.Context) error {
 		return exitcode.Errorf(exitcode.Config, "terraform at %s does not run: %v; %s", s.binary, err, installHint)
 	}
 	s.version = v.String()
-	// A pre-release of the minimum (1.5.0-beta1) sorts before it and is
-	// refused with the releases before it.
+	return tooOld(s.binary, v)
+}
+
+// tooOld refuses a release older than MinVersion. A pre-release of the
+// minimum (1.5.0-beta1) sorts before it and is refused with the releases
+// before it.
+func tooOld(binary string, v *version.Version) error {
 	if v.LessThan(minVersion) {
 		return exitcode.Errorf(exitcode.Config, "terraform at %s is version %s; ybbench needs %s or later: %s",
-			s.binary, s.version, MinVersion, installHint)
+			binary, v, MinVersion, installHint)
 	}
 	return nil
+}
+
+// CheckBinary finds the terraform executable as New does (explicit, else
+// $YBBENCH_TERRAFORM, else PATH) and checks that it runs and is
+// MinVersion or later, without a run directory: what is checked before a
+// run is created. It returns the version. Its errors are bad
+// configuration (exit 2).
+func CheckBinary(ctx context.Context, explicit string) (string, error) {
+	binary, err := FindBinary(explicit)
+	if err != nil {
+		return "", err
+	}
+	// `terraform version` reads no module, but tfexec wants a working
+	// directory: an empty one of its own, so that nothing in the current
+	// directory (a .terraform of someone else's) is read.
+	dir, err := os.MkdirTemp("", "ybbench-terraform-version-")
+	if err != nil {
+		return "", fmt.Errorf("terraform: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	tf, err := tfexec.NewTerraform(dir, binary)
+	if err != nil {
+		return "", exitcode.Errorf(exitcode.Config, "terraform at %s: %v; %s", binary, err, installHint)
+	}
+	if err := tf.SetEnv(environment(os.Environ())); err != nil {
+		return "", fmt.Errorf("terraform: environment: %w", err)
+	}
+	v, _, err := tf.Version(ctx, true /* skipCache */)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", exitcode.Errorf(exitcode.Config, "terraform at %s does not run: %v; %s", binary, err, installHint)
+	}
+	return v.String(), tooOld(binary, v)
 }

@@ -397,6 +397,27 @@ func TestVersions(t *testing.T) {
 	}
 }
 
+// TestCheckBinary: the check made before a run is created accepts and
+// refuses what New does, and reports the version the binary gave.
+func TestCheckBinary(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		ok      bool
+	}{{"1.4.7", false}, {"1.5.0-beta1", false}, {"1.5.0", true}, {"1.11.4", true}} {
+		f := newFake(t, tt.version)
+		v, err := CheckBinary(context.Background(), f.bin)
+		if tt.ok != (err == nil) || v != tt.version {
+			t.Errorf("terraform %s: version %q, error %v (want ok %v)", tt.version, v, err, tt.ok)
+		}
+		if err != nil && (exitcode.Of(err) != exitcode.Config || !strings.Contains(err.Error(), "needs 1.5.0 or later")) {
+			t.Errorf("terraform %s: exit %d: %v", tt.version, exitcode.Of(err), err)
+		}
+	}
+	if _, err := CheckBinary(context.Background(), filepath.Join(t.TempDir(), "terraform")); exitcode.Of(err) != exitcode.Config || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("a missing binary: exit %d: %v", exitcode.Of(err), err)
+	}
+}
+
 func TestFindBinary(t *testing.T) {
 	f := newFake(t, TestedVersion)
 	empty := t.TempDir()

@@ -53,9 +53,13 @@ func (r *Run) agents() *agentrun.Agents {
 
 // agentBinary is the ybload shipped to clients: the spec's, or the one
 // beside the running ybbench.
-func (r *Run) agentBinary() (string, error) {
-	if r.spec.Agent != "" {
-		return r.spec.Agent, nil
+func (r *Run) agentBinary() (string, error) { return agentPath(r.spec.Agent) }
+
+// agentPath is the agent setting's binary: given, or else ybload beside
+// the running ybbench, which must be there.
+func agentPath(agent string) (string, error) {
+	if agent != "" {
+		return agent, nil
 	}
 	exe, err := os.Executable()
 	if err != nil {

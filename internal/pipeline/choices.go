@@ -85,13 +85,16 @@ func flavorDefault(reg *parts.Registry) string {
 }
 
 // inventoryRemedy says how to resolve an inventory given with a provider
-// that takes none: drop the preset that chose the provider (or the
-// inventory), or name the provider that reads inventory files.
-func inventoryRemedy(reg *parts.Registry, provider string) string {
+// that takes none: drop what chose the provider (the preset, the flag,
+// the variable or the file's line) or the inventory, or name the provider
+// that reads inventory files. A preset is named only when it is what chose
+// the provider.
+func (s *Spec) inventoryRemedy(reg *parts.Registry) string {
 	drop := "drop the inventory"
-	for _, p := range presets {
-		for _, v := range p.Values {
-			if v.Setting == "provider" && v.Value == provider {
+	if w, ok := s.from["provider"]; ok {
+		drop = "drop " + w + " or the inventory"
+		for _, p := range presets {
+			if strings.HasPrefix(w, "--"+p.Name+" ") {
 				drop = "drop --" + p.Name
 			}
 		}

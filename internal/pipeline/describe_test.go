@@ -138,7 +138,7 @@ func TestPlanEstimatePerProfile(t *testing.T) {
 		out, err := planOf(t, func(s *Spec) {
 			s.Profile = c.profile
 			if c.quick {
-				s.Duration = time.Minute
+				s.Duration = new(time.Minute)
 			}
 		})
 		if err != nil {

@@ -226,7 +226,7 @@ func executeFake(t *testing.T, installErr error) *fakeRun {
 	s := pipeline.Defaults()
 	s.RunsDir = filepath.Join(t.TempDir(), "runs")
 	s.Agent = bin
-	s.Records, s.Operations, s.Threads, s.LoadThreads = fakeRecords, fakeOperations, 1, 1
+	s.Records, s.Operations, s.Threads, s.LoadThreads = new(int64(fakeRecords)), new(int64(fakeOperations)), new(1), new(1)
 	s.StartDelay = 0
 	// Every host is this machine, on its one clock: the preflight's clock
 	// reading is tested, but a loaded test machine's slow round trips must

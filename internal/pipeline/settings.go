@@ -79,21 +79,21 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.Inventory }},
 	{Name: "flavor", Type: strings.Join(builtin.FlavorNames(), "|"), DefaultDoc: flavorDefault(builtin),
 		Usage: "the database", Valid: "speaks the profile's API", field: func(s *Spec) any { return &s.Flavor }},
-	{Name: "db_hosts", Type: "integer", Default: "3", Usage: "db hosts of a local cluster", Valid: hostsValid(builtin, dbHosts),
+	{Name: "db_hosts", Type: "integer", Default: "3", Usage: "how many db hosts a local cluster has", Valid: hostsValid(builtin, dbHosts),
 		field: func(s *Spec) any { return &s.DBHosts }},
-	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "client hosts of a local cluster", Valid: hostsValid(builtin, clientHosts),
+	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "how many client hosts a local cluster has", Valid: hostsValid(builtin, clientHosts),
 		field: func(s *Spec) any { return &s.ClientHosts }},
-	{Name: "records", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's record count", Valid: "≥ 0 (0: the profile's)", Min: minZero,
+	{Name: "records", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's record count", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.Records }},
-	{Name: "operations", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's operation count", Valid: "≥ 0 (0: the profile's)", Min: minZero,
+	{Name: "operations", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's operation count", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.Operations }},
-	{Name: "duration", Type: "duration", DefaultDoc: "the profile's", Usage: "override the run phase's time limit (e.g. 30s)", Valid: "≥ 0 (0: the profile's)", Min: minZero,
+	{Name: "duration", Type: "duration", DefaultDoc: "the profile's", Usage: "override the run phase's time limit (e.g. 30s)", Valid: "> 0 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.Duration }},
-	{Name: "warmup", Type: "duration", DefaultDoc: "the profile's", Usage: "override the warm-up before the measured window", Valid: "≥ 0; only profiles with a warm-up (sysbench)", Min: minZero,
+	{Name: "warmup", Type: "duration", DefaultDoc: "the profile's", Usage: "override the warm-up before the measured window (0: none)", Valid: "≥ 0; above 0 only for profiles with a warm-up (sysbench)", Min: minZero,
 		field: func(s *Spec) any { return &s.Warmup }},
-	{Name: "threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the run phase's threads", Valid: "≥ 0 (0: the profile's)", Min: minZero,
+	{Name: "threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the run phase's threads", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.Threads }},
-	{Name: "load_threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the load phase's threads", Valid: "≥ 0 (0: the profile's)", Min: minZero,
+	{Name: "load_threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the load phase's threads", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.LoadThreads }},
 	{Name: "workloads", Type: "list", DefaultDoc: "all of the profile's", Usage: "run only these workloads (comma list)", Valid: "each in the profile, once",
 		field: func(s *Spec) any { return &s.Workloads }},
@@ -218,23 +218,17 @@ func SetString(s *Spec, name, val string) error {
 	case *string:
 		*p = val
 	case *int:
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", val)
-		}
-		*p = n
+		return parseInto(p, val, strconv.Atoi, "an integer")
+	case **int:
+		return parseOptional(p, val, strconv.Atoi, "an integer")
 	case *int64:
-		n, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", val)
-		}
-		*p = n
+		return parseInto(p, val, parseInt64, "an integer")
+	case **int64:
+		return parseOptional(p, val, parseInt64, "an integer")
 	case *time.Duration:
-		d, err := time.ParseDuration(val)
-		if err != nil {
-			return fmt.Errorf("%q is not a duration (e.g. 30s, 2m)", val)
-		}
-		*p = d
+		return parseInto(p, val, time.ParseDuration, "a duration (e.g. 30s, 2m)")
+	case **time.Duration:
+		return parseOptional(p, val, time.ParseDuration, "a duration (e.g. 30s, 2m)")
 	case *bool:
 		b, err := strconv.ParseBool(val)
 		if err != nil {
@@ -274,30 +268,104 @@ func SetString(s *Spec, name, val string) error {
 	return nil
 }
 
-// checkBounds reports every setting below its Min.
+// parseInto parses val into *p, or says what val is not.
+func parseInto[T any](p *T, val string, parse func(string) (T, error), want string) error {
+	v, err := parse(val)
+	if err != nil {
+		return fmt.Errorf("%q is not %s", val, want)
+	}
+	*p = v
+	return nil
+}
+
+// parseOptional sets an optional field (nil: not given) only when val
+// parses: a value that does not parse leaves the field as it was, so that
+// it is reported once, as not parsing, and not again as out of range.
+func parseOptional[T any](p **T, val string, parse func(string) (T, error), want string) error {
+	v := new(T)
+	if err := parseInto(v, val, parse, want); err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
+func parseInt64(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+
+// checkBounds reports every setting below its Min, naming where its value
+// came from. A workload parameter left unset (nil) is the profile's and
+// is not checked.
 func (s *Spec) checkBounds() []error {
 	var errs []error
 	for _, st := range settings {
 		if st.Min == minNone {
 			continue
 		}
-		var n int64
-		switch p := st.field(s).(type) {
-		case *int:
-			n = int64(*p)
-		case *int64:
-			n = *p
-		case *time.Duration:
-			n = int64(*p)
+		n, ok := numberOf(st.field(s))
+		if !ok {
+			continue
 		}
 		switch {
 		case st.Min == minZero && n < 0:
-			errs = append(errs, fmt.Errorf("%s must not be negative", st.Name))
+			errs = append(errs, fmt.Errorf("%s: %s must not be negative", s.where(st.Name), st.show(n)))
 		case st.Min == minOne && n <= 0:
-			errs = append(errs, fmt.Errorf("%s must be positive", st.Name))
+			errs = append(errs, fmt.Errorf("%s: %s: want %s", s.where(st.Name), st.show(n), st.Valid))
 		}
 	}
 	return errs
+}
+
+// numberOf reads a numeric field (false: not numeric, or unset).
+func numberOf(field any) (int64, bool) {
+	switch p := field.(type) {
+	case *int:
+		return int64(*p), true
+	case *int64:
+		return *p, true
+	case *time.Duration:
+		return int64(*p), true
+	case **int:
+		if *p != nil {
+			return int64(**p), true
+		}
+	case **int64:
+		if *p != nil {
+			return **p, true
+		}
+	case **time.Duration:
+		if *p != nil {
+			return int64(**p), true
+		}
+	}
+	return 0, false
+}
+
+// show writes a numeric setting's value as it was typed (a duration as
+// one).
+func (st Setting) show(n int64) string {
+	if st.Type == "duration" {
+		return time.Duration(n).String()
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// where names where a setting's value came from, for a message refusing
+// it: the flag, the variable, the spec file's file:line: field, or the
+// preset; the setting's own name when no layer set it (its default).
+func (s *Spec) where(name string) string {
+	if w, ok := s.from[name]; ok {
+		return w
+	}
+	return name
+}
+
+// setFrom records where a layer set a setting (the last layer wins, as
+// its value does).
+func (s *Spec) setFrom(name, where string) {
+	if s.from == nil {
+		s.from = map[string]string{}
+	}
+	s.from[name] = where
 }
 
 // given reports whether a setting holds a value other than its zero.
@@ -310,8 +378,11 @@ func given(s *Spec, name string) bool {
 // environment, the presets asked for and the flags given by name (setting →
 // text).
 type CommandLine struct {
-	File    string
-	Getenv  func(string) string
+	File   string
+	Getenv func(string) string
+	// Environ is the whole environment (os.Environ), when every YBBENCH_*
+	// variable in it is to be known (nil: not checked).
+	Environ []string
 	Presets []string
 	Flags   map[string]string
 }
@@ -332,6 +403,7 @@ func Load(cl CommandLine) (Spec, error) {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, unknownVariables(cl.Environ)...)
 	for _, st := range settings {
 		v, ok := cl.Flags[st.Name]
 		if !ok {
@@ -340,6 +412,7 @@ func Load(cl CommandLine) (Spec, error) {
 		if err := SetString(&s, st.Name, v); err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", FlagName(st.Name), err))
 		}
+		s.setFrom(st.Name, "--"+FlagName(st.Name))
 	}
 	// Presets go in after the flags so that a condition sees the profile
 	// the flags chose, and skip what a flag set, so a flag still wins.
@@ -359,6 +432,7 @@ func Load(cl CommandLine) (Spec, error) {
 			if err := SetString(&s, v.Setting, v.Value); err != nil {
 				errs = append(errs, fmt.Errorf("--%s: %w", p.Name, err))
 			}
+			s.setFrom(v.Setting, fmt.Sprintf("--%s (%s=%s)", p.Name, v.Setting, v.Value))
 			presetProvider = presetProvider || v.Setting == "provider"
 		}
 	}

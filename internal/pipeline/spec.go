@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/internal/yamlsyntax"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -36,13 +38,16 @@ type Spec struct {
 	// DBHosts and ClientHosts size a local cluster.
 	DBHosts     int `yaml:"db_hosts" json:"db_hosts"`
 	ClientHosts int `yaml:"client_hosts" json:"client_hosts"`
-	// Workload parameters; zero means the profile's value.
-	Records     int64         `yaml:"records" json:"records,omitempty"`
-	Operations  int64         `yaml:"operations" json:"operations,omitempty"`
-	Duration    time.Duration `yaml:"duration" json:"duration,omitempty"`
-	Warmup      time.Duration `yaml:"warmup" json:"warmup,omitempty"`
-	Threads     int           `yaml:"threads" json:"threads,omitempty"`
-	LoadThreads int           `yaml:"load_threads" json:"load_threads,omitempty"`
+	// Workload parameters: nil is the profile's value. They are pointers
+	// so that an explicit 0 stays apart from "not given": a 0 that meant
+	// "the profile's" silently undid --quick (--threads 0), and a warm-up
+	// of 0 (none) is a value of its own. run.json keeps the difference.
+	Records     *int64         `yaml:"records" json:"records,omitempty"`
+	Operations  *int64         `yaml:"operations" json:"operations,omitempty"`
+	Duration    *time.Duration `yaml:"duration" json:"duration,omitempty"`
+	Warmup      *time.Duration `yaml:"warmup" json:"warmup,omitempty"`
+	Threads     *int           `yaml:"threads" json:"threads,omitempty"`
+	LoadThreads *int           `yaml:"load_threads" json:"load_threads,omitempty"`
 	// Workloads restricts the profile's workloads (empty: all).
 	Workloads []string `yaml:"workloads" json:"workloads,omitempty"`
 	// RunsDir holds runs/<id>/.
@@ -73,6 +78,10 @@ type Spec struct {
 	// AcceptNewHostKeys trusts an inventory host's key on first use when no
 	// key is known for it (recorded in the ledger and the result).
 	AcceptNewHostKeys bool `yaml:"accept_new_host_keys" json:"accept_new_host_keys,omitempty"`
+
+	// from says where each setting given by a layer came from (a flag, a
+	// variable, file:line, a preset), for the messages that refuse it.
+	from map[string]string
 }
 
 // Defaults are the bottom layer: the settings table's defaults, and the
@@ -123,7 +132,7 @@ func (e *FileError) Error() string {
 func LoadFile(s *Spec, path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("--spec: %w", err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var root yaml.Node
@@ -131,13 +140,13 @@ func LoadFile(s *Spec, path string) error {
 		if errors.Is(err, io.EOF) {
 			return nil // an empty file changes nothing
 		}
-		return fmt.Errorf("%s: %w", path, err)
+		return yamlsyntax.Explain(path, b, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return &FileError{File: path, Line: extra.Line, Field: "(document)", Msg: "a second YAML document: a spec file holds one"}
 	} else if !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", path, err)
+		return yamlsyntax.Explain(path, b, err)
 	}
 	if len(root.Content) == 0 {
 		return nil
@@ -162,6 +171,7 @@ func LoadFile(s *Spec, path string) error {
 		if err := setField(s, k.Value, v); err != nil {
 			errs = append(errs, &FileError{File: path, Line: v.Line, Field: k.Value, Msg: err.Error()})
 		}
+		s.setFrom(k.Value, fmt.Sprintf("%s:%d: %s", path, v.Line, k.Value))
 	}
 	inferProvider(s, seen[inventorySetting] > 0, seen["provider"] > 0)
 	return errors.Join(errs...)
@@ -223,6 +233,7 @@ func LoadEnv(s *Spec, getenv func(string) string) error {
 			if err := SetString(s, f, v); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", EnvName(f), err))
 			}
+			s.setFrom(f, EnvName(f))
 		}
 	}
 	inferProvider(s, getenv(EnvName(inventorySetting)) != "", getenv(EnvName("provider")) != "")
@@ -239,18 +250,18 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	p, err := profiles.Get(s.Profile)
 	if err != nil {
-		bad("profile: %v", err)
+		bad("%s: %v", s.where("profile"), err)
 	}
 	errs = append(errs, s.checkProvider(reg)...)
 	errs = append(errs, s.checkFlavor(reg, p)...)
 	errs = append(errs, s.checkBounds()...)
-	if p != nil && s.Warmup > 0 && p.Family != "sysbench" {
-		bad("warmup: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", p.Name, p.Family)
+	if p != nil && s.Warmup != nil && *s.Warmup > 0 && p.Family != "sysbench" {
+		bad("%s: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", s.where("warmup"), p.Name, p.Family)
 	}
 	seenWorkload := map[string]bool{}
 	for _, w := range s.Workloads {
 		if seenWorkload[w] {
-			bad("workloads: %q is listed twice", w)
+			bad("%s: %q is listed twice", s.where("workloads"), w)
 		}
 		seenWorkload[w] = true
 	}
@@ -261,12 +272,12 @@ func (s *Spec) validate(reg *parts.Registry) error {
 				found = found || pw == w
 			}
 			if !found {
-				bad("workloads: %q is not in profile %s (%s)", w, p.Name, strings.Join(p.Workloads, ", "))
+				bad("%s: %q is not in profile %s (%s)", s.where("workloads"), w, p.Name, strings.Join(p.Workloads, ", "))
 			}
 		}
 	}
 	if s.RunsDir == "" {
-		bad("runs_dir must not be empty")
+		bad("%s: must not be empty", s.where("runs_dir"))
 	}
 	return errors.Join(errs...)
 }
@@ -280,22 +291,22 @@ func (s *Spec) checkProvider(reg *parts.Registry) []error {
 	prov, known := reg.Provider(s.Provider)
 	switch {
 	case !known:
-		bad("provider: %q (want %s)", s.Provider, wordList(providerNames(reg.Available()), "or"))
+		bad("%s: %q (want %s)", s.where("provider"), s.Provider, wordList(providerNames(reg.Available()), "or"))
 	case prov.Planned:
-		bad("provider: %s is not available yet in this version (%s are)", s.Provider, wordList(providerNames(reg.Available()), "and"))
+		bad("%s: %s is not available yet in this version (%s are)", s.where("provider"), s.Provider, wordList(providerNames(reg.Available()), "and"))
 	default:
 		t := prov.Traits
 		if t.DBHosts.Applies() && !t.DBHosts.Holds(s.DBHosts) {
-			bad("db_hosts: %d (want %d to %d on a %s cluster)", s.DBHosts, t.DBHosts.Min, t.DBHosts.Max, prov.Name)
+			bad("%s: %d (want %d to %d on a %s cluster)", s.where("db_hosts"), s.DBHosts, t.DBHosts.Min, t.DBHosts.Max, prov.Name)
 		}
 		if t.ClientHosts.Applies() && !t.ClientHosts.Holds(s.ClientHosts) {
-			bad("client_hosts: %d (want %d to %d)", s.ClientHosts, t.ClientHosts.Min, t.ClientHosts.Max)
+			bad("%s: %d (want %d to %d)", s.where("client_hosts"), s.ClientHosts, t.ClientHosts.Min, t.ClientHosts.Max)
 		}
 		switch {
 		case t.FromFile && s.Inventory == "":
-			bad("inventory: the %s provider needs an inventory file (--inventory hosts.yaml)", prov.Name)
+			bad("%s: the %s provider needs an inventory file (--inventory hosts.yaml)", inventorySetting, prov.Name)
 		case !t.FromFile && s.Inventory != "":
-			bad("inventory: %s is given but the provider is %s (%s)", s.Inventory, prov.Name, inventoryRemedy(reg, prov.Name))
+			bad("%s: %s is given but the provider is %s (%s)", s.where(inventorySetting), s.Inventory, prov.Name, s.inventoryRemedy(reg))
 		}
 	}
 	return errs
@@ -310,7 +321,7 @@ func (s *Spec) checkFlavor(reg *parts.Registry, p *profiles.Profile) []error {
 	f, known := reg.Flavor(flavor)
 	switch {
 	case !known:
-		bad("flavor: %q (want %s)", s.Flavor, wordList(reg.FlavorNames(), "or"))
+		bad("%s: %q (want %s)", s.where("flavor"), s.Flavor, wordList(reg.FlavorNames(), "or"))
 	case f.Traits.Tarball:
 		if s.YBTarball == "" {
 			bad("yb_tarball: the %s flavor needs a release tarball (--yb-tarball URL or path); it cannot be downloaded here", f.Name)
@@ -318,17 +329,23 @@ func (s *Spec) checkFlavor(reg *parts.Registry, p *profiles.Profile) []error {
 		// Over plain http the tarball (whose post_install.sh runs as root)
 		// and the .sha beside it can both be swapped on the way.
 		if strings.HasPrefix(s.YBTarball, "http://") && s.YBSHA256 == "" {
-			bad("yb_tarball: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", provision.RedactURL(s.YBTarball))
+			bad("%s: %s is plain http://: give its sha256 (yb_sha256, --yb-sha256); the .sha from the same server proves nothing", s.where("yb_tarball"), provision.RedactURL(s.YBTarball))
 		}
+	}
+	if s.YBSHA256 != "" && !sha256Hex.MatchString(strings.ToLower(s.YBSHA256)) {
+		bad("%s: %q is not a sha256 (64 hex digits)", s.where("yb_sha256"), s.YBSHA256)
 	}
 	if p != nil && flavor != "" {
 		speaks := reg.Serving(provision.API(p.Binding))
 		if !slices.Contains(speaks, flavor) {
-			bad("flavor: %s does not speak %s, which profile %s uses (want %s)", flavor, strings.ToUpper(p.Binding), p.Name, wordList(speaks, "or"))
+			bad("%s: %s does not speak %s, which profile %s uses (want %s)", s.where("flavor"), flavor, strings.ToUpper(p.Binding), p.Name, wordList(speaks, "or"))
 		}
 	}
 	return errs
 }
+
+// sha256Hex is a sha256 as sha256sum prints it.
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // flavorFor is the database flavor a run uses: the one asked for, else
 // the one that installs from a tarball when one is given, else the
@@ -373,23 +390,23 @@ func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 			r.Overridden = append(r.Overridden, name)
 		}
 	}
-	if s.Records > 0 {
-		set("records", s.Records, p.Parameters.Records, func() { r.Params.Records = s.Records })
+	if s.Records != nil {
+		set("records", *s.Records, p.Parameters.Records, func() { r.Params.Records = *s.Records })
 	}
-	if s.Operations > 0 {
-		set("operations", s.Operations, p.Parameters.Operations, func() { r.Params.Operations = s.Operations })
+	if s.Operations != nil {
+		set("operations", *s.Operations, p.Parameters.Operations, func() { r.Params.Operations = *s.Operations })
 	}
-	if s.Duration > 0 {
-		set("duration", s.Duration, p.Parameters.Duration, func() { r.Params.Duration = s.Duration })
+	if s.Duration != nil {
+		set("duration", *s.Duration, p.Parameters.Duration, func() { r.Params.Duration = *s.Duration })
 	}
-	if s.Warmup > 0 {
-		set("warmup", s.Warmup, p.Parameters.Warmup, func() { r.Params.Warmup = s.Warmup })
+	if s.Warmup != nil {
+		set("warmup", *s.Warmup, p.Parameters.Warmup, func() { r.Params.Warmup = *s.Warmup })
 	}
-	if s.Threads > 0 {
-		set("threads", s.Threads, p.Parameters.Threads, func() { r.Params.Threads = s.Threads })
+	if s.Threads != nil {
+		set("threads", *s.Threads, p.Parameters.Threads, func() { r.Params.Threads = *s.Threads })
 	}
-	if s.LoadThreads > 0 {
-		set("load_threads", s.LoadThreads, p.Parameters.LoadThreads, func() { r.Params.LoadThreads = s.LoadThreads })
+	if s.LoadThreads != nil {
+		set("load_threads", *s.LoadThreads, p.Parameters.LoadThreads, func() { r.Params.LoadThreads = *s.LoadThreads })
 	}
 	if len(s.AgentProperties) > 0 {
 		r.Overridden = append(r.Overridden, "agent_properties")

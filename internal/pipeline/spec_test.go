@@ -25,7 +25,7 @@ func TestSpecLayering(t *testing.T) {
 	if err := SetString(&s, "operations", "900"); err != nil { // a flag
 		t.Fatal(err)
 	}
-	if s.Records != 5000 || s.Threads != 8 || s.Operations != 900 || s.Duration != 20*time.Second || s.ClientHosts != 2 || s.DBHosts != 3 {
+	if val(s.Records) != 5000 || val(s.Threads) != 8 || val(s.Operations) != 900 || val(s.Duration) != 20*time.Second || s.ClientHosts != 2 || s.DBHosts != 3 {
 		t.Errorf("layered spec %+v", s)
 	}
 	r, err := s.Resolve()
@@ -59,12 +59,12 @@ func TestValidateReportsEverythingAtOnce(t *testing.T) {
 	s.Profile = "nope"
 	s.Provider = "moon"
 	s.Flavor = "oracle"
-	s.Threads = -1
+	s.Threads = new(-1)
 	err := s.Validate()
 	if err == nil {
 		t.Fatal("want errors")
 	}
-	for _, want := range []string{"unknown profile", "provider: \"moon\"", "flavor: \"oracle\"", "must not be negative"} {
+	for _, want := range []string{"unknown profile", "provider: \"moon\"", "flavor: \"oracle\"", "threads: -1: want ≥ 1"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
@@ -122,6 +122,7 @@ func TestSpecFileStructureErrors(t *testing.T) {
 		{"threads: 4\nthreads: 8\n", "spec.yaml:2: threads: set twice (first on line 1)"},
 		{"threads: 4\n---\nthreads: 8\n", "a second YAML document"},
 		{"threads: [4, 8]\n", "spec.yaml:1: threads: want a single value"},
+		{"threads: 4\n\trecords: 8\n", "spec.yaml:2:1: tabs are not allowed in YAML; use spaces"},
 	} {
 		file := filepath.Join(t.TempDir(), "spec.yaml")
 		os.WriteFile(file, []byte(c.text), 0o644)

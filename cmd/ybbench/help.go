@@ -1,0 +1,83 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// examples are each command's Example, shown by its --help: the common
+// ways to call it, first the one a new user wants.
+var examples = map[string]string{
+	"run": `  ybbench run --local --quick                        # the whole pipeline on this machine (root), smaller sizes
+  ybbench run sysbench-ysql --inventory hosts.yaml    # a profile on your own machines
+  ybbench run --spec run.yaml                         # settings from a file (same names as the flags, with _)`,
+	"plan": `  ybbench plan --local --quick                       # what run --local --quick would do, doing nothing
+  ybbench plan kv-ycql --inventory hosts.yaml         # hosts, commands and duration of a profile on an inventory`,
+	"up": `  ybbench up --local                                 # make a run's hosts and check them; prints the run
+  ybbench up --inventory hosts.yaml`,
+	"install": `  ybbench install --run runs/<id>                    # or the id alone, under --runs-dir`,
+	"bench":   `  ybbench bench --run <id>`,
+	"collect": `  ybbench collect --run <id>                         # result.json again, from the agents' records`,
+	"report":  `  ybbench report --run <id>                          # report.md again, from result.json`,
+	"down":    `  ybbench down --run <id>                            # also after the orchestrator was killed`,
+	"resume":  `  ybbench resume --run <id>                          # skip the steps done, redo the rest, tear down`,
+	"status":  `  ybbench status --run <id>`,
+	"profiles": `  ybbench profiles                                   # every built-in profile
+  ybbench profiles sysbench-ysql`,
+	"version": `  ybbench version`,
+}
+
+// flagTypes are what the help shows beside the flags that are not
+// settings (those take theirs from the settings table) instead of pflag's
+// "string".
+var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id"}
+
+// describe gives every command its example and every flag of flagTypes
+// its type.
+func describe(root *cobra.Command) {
+	root.Example = align(examples["run"])
+	for _, c := range root.Commands() {
+		if ex, ok := examples[c.Name()]; ok {
+			c.Example = align(ex)
+		}
+	}
+	typed := func(f *pflag.Flag) {
+		if t, ok := flagTypes[f.Name]; ok {
+			if _, done := f.Value.(typedValue); !done {
+				f.Value = typedValue{Value: f.Value, typ: t}
+			}
+		}
+	}
+	root.PersistentFlags().VisitAll(typed)
+	for _, c := range root.Commands() {
+		c.Flags().VisitAll(typed)
+	}
+}
+
+// typedValue is a flag's value with the type its help shows.
+type typedValue struct {
+	pflag.Value
+	typ string
+}
+
+func (v typedValue) Type() string { return v.typ }
+
+// align lines up the comments of an example's lines, one column after
+// its longest command.
+func align(ex string) string {
+	lines := strings.Split(ex, "\n")
+	width := 0
+	for _, l := range lines {
+		cmd, _, _ := strings.Cut(l, "#")
+		width = max(width, len(strings.TrimRight(cmd, " ")))
+	}
+	for i, l := range lines {
+		if cmd, comment, ok := strings.Cut(l, "#"); ok {
+			cmd = strings.TrimRight(cmd, " ")
+			lines[i] = cmd + strings.Repeat(" ", width-len(cmd)+2) + "#" + comment
+		}
+	}
+	return strings.Join(lines, "\n")
+}
