@@ -134,6 +134,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The id alone on stdout, as soon as the run exists (RUN=$(ybbench
+			// up …) works, and a failed up still names the run to tear down);
+			// everything else goes to stderr.
+			fmt.Fprintln(stdout, r.ID())
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
 			ss := signals(stderr)
 			if err := r.Up(ss.hard); err != nil {
@@ -143,11 +147,20 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	specFlags(up)
 
-	// A stage holds the run's lock for the life of the process (status
-	// only reads, and takes none).
+	// A stage holds the run's lock for the life of the process. A finished
+	// run is left as it is: resume says so and exits 0, install and bench
+	// refuse it (exit 2), before its lock is taken.
 	stage := func(use, short string, fn func(r *pipeline.Run, hard, stop context.Context) error) *cobra.Command {
 		c := &cobra.Command{Use: use, Short: short, RunE: func(c *cobra.Command, _ []string) error {
-			r, err := o.open(stderr, use != "status")
+			if refusesFinished[use] {
+				if fe := o.finished(stderr); fe != nil && use == "resume" {
+					fmt.Fprintln(stderr, "ybbench:", fe)
+					return nil
+				} else if fe != nil {
+					return exitcode.Wrap(exitcode.Config, fe)
+				}
+			}
+			r, err := o.open(stderr, true)
 			var le *pipeline.LockedError
 			if use == "down" && errors.As(err, &le) {
 				return exitcode.Errorf(exitcode.Config, "%s", le.DownMessage())
@@ -156,12 +169,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			ss := signals(stderr)
-			if use == "down" || use == "status" {
-				return fn(r, ss.hard, ss.stop) // a signal does not stop these
+			if use == "down" {
+				return fn(r, ss.hard, ss.stop) // a signal does not stop a teardown
 			}
 			return ss.exit(fn(r, ss.hard, ss.stop))
 		}}
 		runFlag(c)
+		runsDirFlag(c, o)
 		return c
 	}
 	install := stage("install", "Install and start the database on a run's hosts", func(r *pipeline.Run, hard, _ context.Context) error { return r.Install(hard) })
@@ -179,15 +193,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down", func(r *pipeline.Run, hard, stop context.Context) error {
 		return execute(r, hard, stop, stdout, stderr)
 	})
-	status := stage("status", "Show a run's ledger", func(r *pipeline.Run, _, _ context.Context) error {
-		return pipeline.WriteStatus(stdout, r)
-	})
+	status := statusCommand(o, stdout)
 	profilesCmd := &cobra.Command{Use: "profiles [NAME...]", Short: "List the built-in profiles and their parameters (or the ones named)",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, names []string) error { return pipeline.WriteProfiles(stdout, names...) }}
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
-	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, profilesCmd, versionCmd)
+	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout), profilesCmd, versionCmd)
 	root.Version = versionText()
 	root.SetVersionTemplate("ybbench {{.Version}}\n")
 	strictArgs(root, o, run, plan, up)
@@ -230,23 +242,6 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 	}
 	r, err := s.Resolve()
 	return r, exitcode.Wrap(exitcode.Config, err)
-}
-
-// open finds a run by directory or id; lock takes the run's lock.
-func (o *options) open(stderr io.Writer, lock bool) (*pipeline.Run, error) {
-	if o.run == "" {
-		return nil, exitcode.Errorf(exitcode.Config, "--run is required: the run's directory or id")
-	}
-	dir := o.run
-	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
-		s := pipeline.Defaults()
-		pipeline.LoadEnv(&s, os.Getenv)
-		dir = filepath.Join(s.RunsDir, o.run)
-	}
-	if !lock {
-		return pipeline.Inspect(dir, deps(stderr, o.verbose))
-	}
-	return pipeline.Open(dir, deps(stderr, o.verbose))
 }
 
 // signals: the first SIGINT/SIGTERM is a soft stop (stages end, agents

@@ -157,27 +157,6 @@ func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters) 
 	return 0
 }
 
-// WriteStatus prints a run's ledger.
-func WriteStatus(w io.Writer, r *Run) error {
-	rec := r.Ledger().Record()
-	fmt.Fprintf(w, "run %s (%s), state %s, outcome %s, owner %s, orchestrator %s pid %d\n", rec.ID, rec.Spec.Profile, rec.State, rec.Outcome, rec.Owner, rec.Hostname, rec.PID)
-	for _, s := range rec.Steps {
-		d := ""
-		if !s.Ended.IsZero() {
-			d = s.Ended.Sub(s.Started).Round(time.Millisecond).String()
-		}
-		fmt.Fprintf(w, "  %-8s %-28s %8s  %s", s.Status, s.Name, d, s.About)
-		if s.Error != "" {
-			fmt.Fprintf(w, "  — %s", s.Error)
-		}
-		fmt.Fprintln(w)
-	}
-	for _, x := range rec.Remains {
-		fmt.Fprintf(w, "  remains: %s\n", x)
-	}
-	return nil
-}
-
 // WriteProfiles lists the built-in profiles and their parameters, or only
 // the ones named (an unknown name is refused, exit 2, listing the known).
 func WriteProfiles(w io.Writer, names ...string) error {
