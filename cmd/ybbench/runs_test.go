@@ -289,7 +289,8 @@ func TestCLIRunsLists(t *testing.T) {
 	// the same; YBBENCH_RUNS_DIR is read, and --runs-dir wins over it.
 	text := cli(t, []string{"YBBENCH_RUNS_DIR=" + runs}, "runs")
 	lines := strings.Split(strings.TrimSpace(text.stdout), "\n")
-	if text.code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "ID ") || !strings.Contains(text.stdout, "active, held by pid "+strconv.Itoa(os.Getpid())) {
+	if text.code != 0 || len(lines) != 6 || !strings.HasPrefix(lines[0], "ID ") || !strings.HasPrefix(lines[1], "ycsb-ysql-261201-1200-00000001 ") ||
+		!strings.HasPrefix(lines[4], "broken ") || !strings.HasPrefix(lines[5], "broken: ") || !strings.Contains(text.stdout, "active, held by pid "+strconv.Itoa(os.Getpid())) {
 		t.Errorf("runs: exit %d:\n%s", text.code, text.stdout)
 	}
 	if st := cli(t, []string{"YBBENCH_RUNS_DIR=" + runs}, "status"); st.code != 0 || st.stdout != text.stdout {

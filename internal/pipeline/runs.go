@@ -69,12 +69,19 @@ func ListRuns(runsDir string) (RunList, error) {
 		}
 		l.Runs = append(l.Runs, Summarize(dir))
 	}
+	// Oldest first (the newest nearest the prompt), then by id; runs whose
+	// ledger cannot be read last.
 	sort.SliceStable(l.Runs, func(i, j int) bool {
 		a, b := l.Runs[i].Started, l.Runs[j].Started
-		if a == nil || b == nil || a.Equal(*b) {
-			return l.Runs[i].ID < l.Runs[j].ID
+		switch {
+		case a == nil || b == nil:
+			if (a == nil) != (b == nil) {
+				return b == nil
+			}
+		case !a.Equal(*b):
+			return a.Before(*b)
 		}
-		return a.Before(*b)
+		return l.Runs[i].ID < l.Runs[j].ID
 	})
 	return l, nil
 }

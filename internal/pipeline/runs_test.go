@@ -46,7 +46,7 @@ func TestRunsAndStatusText(t *testing.T) {
 			{Name: "up", Status: StepDone, About: "create 3 db and 1 client hosts with provider local", Started: *l.Runs[1].Started, Ended: &ended, DurationSeconds: 1.5},
 			{Name: "preflight", Status: StepStarted, About: "check every host", Started: ended}}},
 		{Schema: StatusSchema, RunSummary: l.Runs[0], Reopened: []time.Time{*at("2026-12-01T12:05:00Z")},
-			Steps: []StatusStep{{Name: "install", Status: StepFailed, Started: *l.Runs[0].Started, Ended: &ended, Error: "the server did not start"}},
+			Steps:   []StatusStep{{Name: "install", Status: StepFailed, Started: *l.Runs[0].Started, Ended: &ended, Error: "the server did not start"}},
 			Remains: []string{"network namespace ybb-x"}},
 	} {
 		if err := WriteStatus(&b, s); err != nil {
