@@ -194,9 +194,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		return execute(r, hard, stop, stdout, stderr)
 	})
 	status := statusCommand(o, stdout)
-	profilesCmd := &cobra.Command{Use: "profiles [NAME...]", Short: "List the built-in profiles and their parameters (or the ones named)",
-		Args: cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, names []string) error { return pipeline.WriteProfiles(stdout, names...) }}
+	profilesCmd := profilesCommand(stdout)
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
 	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout), profilesCmd, versionCmd)

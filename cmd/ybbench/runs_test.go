@@ -309,8 +309,8 @@ func TestCLIRunsLists(t *testing.T) {
 // -o takes text or json; anything else is bad input (exit 2).
 func TestCLIOutputFormats(t *testing.T) {
 	runs := t.TempDir()
-	for _, args := range [][]string{{"runs"}, {"status"}} {
-		r := cli(t, nil, append(args, "-o", "yaml", "--runs-dir", runs)...)
+	for _, args := range [][]string{{"runs", "--runs-dir", runs}, {"status", "--runs-dir", runs}, {"profiles"}} {
+		r := cli(t, nil, append(args, "-o", "yaml")...)
 		if r.code != 2 || !strings.Contains(r.stderr, `"yaml": want text or json`) || r.stdout != "" {
 			t.Errorf("%s -o yaml: exit %d, stdout %q, stderr %q; want 2", args[0], r.code, r.stdout, r.stderr)
 		}
@@ -396,5 +396,39 @@ func TestCLIUpPrintsTheRunID(t *testing.T) {
 	}
 	if s := pipeline.Summarize(filepath.Join(runs, id)); s.ID != id {
 		t.Errorf("the ledger of %s names run %q", id, s.ID)
+	}
+}
+
+// profiles reads as a table with a dash where a profile does not use a
+// setting, and -o json gives a profile only the parameters it uses.
+func TestCLIProfiles(t *testing.T) {
+	r := cli(t, nil, "profiles")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "profile ") || strings.Contains(r.stdout, "records 0") || strings.Contains(r.stdout, "ddl \n") {
+		t.Errorf("profiles: exit %d:\n%s", r.code, r.stdout)
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "operations" && (len(f) != 5 || f[1] != "-" || f[2] != "-") {
+			t.Errorf("operations row %q: want a dash for kv-ycql and sysbench-ysql, which run no operation count", line)
+		}
+	}
+	j := cli(t, nil, "profiles", "kv-ycql", "sysbench-ysql", "-o", "json")
+	var l pipeline.ProfileList
+	if err := json.Unmarshal([]byte(j.stdout), &l); err != nil || j.code != 0 || l.Schema != pipeline.ProfilesSchema || len(l.Profiles) != 2 {
+		t.Fatalf("profiles -o json: exit %d, %v:\n%s", j.code, err, j.stdout)
+	}
+	var raw struct {
+		Profiles []struct {
+			Name       string         `json:"name"`
+			Parameters map[string]any `json:"parameters"`
+		} `json:"profiles"`
+	}
+	json.Unmarshal([]byte(j.stdout), &raw)
+	for _, p := range raw.Profiles {
+		for _, unused := range map[string][]string{"kv-ycql": {"records", "operations", "load_threads", "threads", "warmup"},
+			"sysbench-ysql": {"operations", "load_threads"}}[p.Name] {
+			if v, ok := p.Parameters[unused]; ok {
+				t.Errorf("%s: parameter %s = %v, which it does not use", p.Name, unused, v)
+			}
+		}
 	}
 }

@@ -9,10 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/agentrun"
-	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -155,41 +153,6 @@ func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters) 
 		return par.Duration
 	}
 	return 0
-}
-
-// WriteProfiles lists the built-in profiles and their parameters, or only
-// the ones named (an unknown name is refused, exit 2, listing the known).
-func WriteProfiles(w io.Writer, names ...string) error {
-	all, err := profiles.All()
-	if err != nil {
-		return err
-	}
-	if len(names) > 0 {
-		byName := map[string]*profiles.Profile{}
-		var known []string
-		for _, p := range all {
-			byName[p.Name] = p
-			known = append(known, p.Name)
-		}
-		var picked []*profiles.Profile
-		for _, n := range names {
-			p, ok := byName[n]
-			if !ok {
-				return exitcode.Errorf(exitcode.Config, "no profile %q (the built-in ones: %s)", n, strings.Join(known, ", "))
-			}
-			picked = append(picked, p)
-		}
-		all = picked
-	}
-	for _, p := range all {
-		pp := p.Parameters
-		fmt.Fprintf(w, "%s  (seed %s)\n  %s\n  hardware: %s %d× %s + %d× %s; database: %s; binding: %s\n  workloads: %s\n  records %d, operations %d, load threads %d, threads %d, duration %v, ddl %s\n",
-			p.Name, p.Seed, p.Description, p.Hardware.Cloud, p.Hardware.DB.Count, p.Hardware.DB.Type, p.Hardware.Client.Count, p.Hardware.Client.Type,
-			p.Flavor, p.Binding, strings.Join(p.Workloads, ", "), pp.Records, pp.Operations, pp.LoadThreads, pp.Threads, pp.Duration, pp.DDL)
-		ok, _ := p.Baseline.Consistent(collect.LittlesLawTolerance)
-		fmt.Fprintf(w, "  published table: %d rows, %s\n\n", len(p.Baseline.Rows), map[bool]string{true: "self-consistent (may gate)", false: "fails Little's law (shown, never gated)"}[ok])
-	}
-	return nil
 }
 
 func roleList(rs []infra.Role) string {
