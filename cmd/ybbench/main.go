@@ -114,15 +114,21 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	specFlags(run)
 
+	var planOut *outputFlag
 	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
 		RunE: func(c *cobra.Command, _ []string) error {
 			s, err := o.resolve()
 			if err != nil {
 				return err
 			}
-			return pipeline.WritePlan(stdout, s, deps(stderr, o.verbose))
+			pl, err := pipeline.MakePlan(s, deps(stderr, o.verbose))
+			if err != nil {
+				return err
+			}
+			return planOut.write(stdout, pl, func(w io.Writer) error { return pipeline.WritePlanText(w, pl) })
 		}}
 	specFlags(plan)
+	planOut = addOutput(plan)
 
 	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run)",
 		RunE: func(c *cobra.Command, _ []string) error {

@@ -309,7 +309,7 @@ func TestCLIRunsLists(t *testing.T) {
 // -o takes text or json; anything else is bad input (exit 2).
 func TestCLIOutputFormats(t *testing.T) {
 	runs := t.TempDir()
-	for _, args := range [][]string{{"runs", "--runs-dir", runs}, {"status", "--runs-dir", runs}, {"profiles"}} {
+	for _, args := range [][]string{{"runs", "--runs-dir", runs}, {"status", "--runs-dir", runs}, {"profiles"}, {"plan", "--local"}} {
 		r := cli(t, nil, append(args, "-o", "yaml")...)
 		if r.code != 2 || !strings.Contains(r.stderr, `"yaml": want text or json`) || r.stdout != "" {
 			t.Errorf("%s -o yaml: exit %d, stdout %q, stderr %q; want 2", args[0], r.code, r.stdout, r.stderr)
@@ -430,5 +430,31 @@ func TestCLIProfiles(t *testing.T) {
 				t.Errorf("%s: parameter %s = %v, which it does not use", p.Name, unused, v)
 			}
 		}
+	}
+}
+
+// plan -o json is the plan for scripts: the hosts, every stage in order
+// with each bench phase's agent command line, the expected duration.
+func TestCLIPlanJSON(t *testing.T) {
+	r := cli(t, nil, "plan", "sysbench-ysql", "--local", "--quick", "--workloads", "oltp_insert", "-o", "json")
+	var pl pipeline.Plan
+	if err := json.Unmarshal([]byte(r.stdout), &pl); err != nil || r.code != 0 {
+		t.Fatalf("plan -o json: exit %d, %v:\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	var stages []string
+	for _, st := range pl.Stages {
+		stages = append(stages, st.Stage+"/"+st.Phase)
+	}
+	if pl.Schema != pipeline.PlanSchema || pl.Profile != "sysbench-ysql" || len(pl.Hosts) != 4 || pl.ExpectedSeconds <= 0 ||
+		strings.Join(stages, " ") != "up/ preflight/ install/ bench/prepare bench/run bench/cleanup collect/ report/ down/" {
+		t.Errorf("plan: schema %q, profile %q, %d hosts, %v s, stages %v", pl.Schema, pl.Profile, len(pl.Hosts), pl.ExpectedSeconds, stages)
+	}
+	run := pl.Stages[4]
+	if run.Command[0] != "ybload" || run.Command[1] != "sysbench" || !strings.Contains(strings.Join(run.Command, " "), "--threads=64 --time=60") {
+		t.Errorf("the run phase's command: %q", run.Command)
+	}
+	text := cli(t, nil, "plan", "sysbench-ysql", "--local", "--quick", "--workloads", "oltp_insert")
+	if !strings.Contains(text.stdout, "  bench      on 1 client(s): "+strings.Join(run.Command, " ")+"\n") {
+		t.Errorf("the text plan does not show the JSON's command %q:\n%s", run.Command, text.stdout)
 	}
 }
