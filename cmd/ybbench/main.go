@@ -159,11 +159,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	stage := func(use, short string, fn func(r *pipeline.Run, hard, stop context.Context) error) *cobra.Command {
 		c := &cobra.Command{Use: use, Short: short, RunE: func(c *cobra.Command, _ []string) error {
 			if refusesFinished[use] {
-				if fe := o.finished(stderr); fe != nil && use == "resume" {
-					fmt.Fprintln(stderr, "ybbench:", fe)
-					return nil
-				} else if fe != nil {
-					return exitcode.Wrap(exitcode.Config, fe)
+				if fe := o.finished(stderr); fe != nil {
+					return endFinished(use, fe, stderr)
 				}
 			}
 			r, err := o.open(stderr, true)
@@ -178,7 +175,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if use == "down" {
 				return fn(r, ss.hard, ss.stop) // a signal does not stop a teardown
 			}
-			return ss.exit(fn(r, ss.hard, ss.stop))
+			err = fn(r, ss.hard, ss.stop)
+			// Finished by another process between the look and the lock.
+			if fe := (*pipeline.FinishedError)(nil); errors.As(err, &fe) {
+				return endFinished(use, fe, stderr)
+			}
+			return ss.exit(err)
 		}}
 		runFlag(c)
 		runsDirFlag(c, o)
@@ -301,6 +303,9 @@ func stoppedBy(sig os.Signal, err error) error {
 
 func execute(r *pipeline.Run, hard, stop context.Context, stdout, stderr io.Writer) error {
 	err := r.Execute(hard, stop)
+	if fe := (*pipeline.FinishedError)(nil); errors.As(err, &fe) {
+		return err // nothing was done: its report is not this command's
+	}
 	if perr := printReport(stdout, r); perr == nil {
 		fmt.Fprintf(stderr, "report: %s\nresult: %s\n", filepath.Join(r.Dir(), pipeline.ReportFile), filepath.Join(r.Dir(), pipeline.ResultFile))
 	}

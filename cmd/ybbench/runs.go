@@ -198,3 +198,14 @@ func statusCommand(o *options, stdout io.Writer) *cobra.Command {
 // refusesFinished are the stages a finished run is not given to: they
 // would reopen it, make hosts again and overwrite its results.
 var refusesFinished = map[string]bool{"resume": true, "install": true, "bench": true}
+
+// endFinished is how a stage ends on a finished run: resume has nothing to
+// do, which is no error (exit 0, the reason on stderr); install and bench
+// are refused (exit 2).
+func endFinished(use string, fe *pipeline.FinishedError, stderr io.Writer) error {
+	if use == "resume" {
+		fmt.Fprintln(stderr, "ybbench:", fe)
+		return nil
+	}
+	return exitcode.Wrap(exitcode.Config, fe)
+}
