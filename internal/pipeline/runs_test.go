@@ -48,6 +48,7 @@ func TestRunsAndStatusText(t *testing.T) {
 		{Schema: StatusSchema, RunSummary: l.Runs[0], Reopened: []time.Time{*at("2026-12-01T12:05:00Z")},
 			Steps:   []StatusStep{{Name: "install", Status: StepFailed, Started: *l.Runs[0].Started, Ended: &ended, Error: "the server did not start"}},
 			Remains: []string{"network namespace ybb-x"}},
+		{Schema: StatusSchema, RunSummary: l.Runs[2], Steps: []StatusStep{}},
 	} {
 		if err := WriteStatus(&b, s); err != nil {
 			t.Fatal(err)

@@ -90,6 +90,10 @@ func WriteStatus(w io.Writer, s Status) error {
 			holder = fmt.Sprintf("process %d", s.HeldByPID)
 		}
 		line("held by", holder)
+	} else if s.State == RunActive || s.State == RunTeardownIncomplete {
+		// Nothing is working on it: its stages are run one by one, or the
+		// process that ran it was killed; either way its hosts may be up.
+		line("note", fmt.Sprintf("no process holds it: ybbench resume --run %s continues it, ybbench down --run %s tears it down", s.ID, s.ID))
 	}
 	line("directory", s.Dir)
 	if len(s.Steps) > 0 {
