@@ -130,7 +130,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	specFlags(plan)
 	planOut = addOutput(plan)
 
-	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run)",
+	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run id on stdout)",
 		RunE: func(c *cobra.Command, _ []string) error {
 			s, err := o.resolve()
 			if err != nil {
@@ -198,7 +198,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	down := stage("down", "Tear a run down from its ledger alone (even after the orchestrator was killed)", func(r *pipeline.Run, _, _ context.Context) error {
 		return r.TearDown()
 	})
-	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down", func(r *pipeline.Run, hard, stop context.Context) error {
+	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down (a finished run has nothing to resume)", func(r *pipeline.Run, hard, stop context.Context) error {
 		return execute(r, hard, stop, stdout, stderr)
 	})
 	status := statusCommand(o, stdout)
