@@ -50,7 +50,7 @@ func TestNoArgumentIsIgnored(t *testing.T) {
 		{[]string{"plan", "--bogus"}, 2, "unknown flag: --bogus"},
 		{[]string{"--bogus"}, 2, "unknown flag: --bogus"},
 		// profiles NAME shows that one.
-		{[]string{"profiles", "kv-ycql"}, 0, "kv-ycql  (seed"},
+		{[]string{"profiles", "kv-ycql"}, 0, "kv-ycql: key-value"},
 		{[]string{"profiles", "nope"}, 2, `no profile "nope"`},
 	} {
 		code, out := ybbenchIn(t, c.args...)

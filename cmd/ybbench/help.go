@@ -15,17 +15,20 @@ var examples = map[string]string{
   ybbench run --spec run.yaml                         # settings from a file (same names as the flags, with _)`,
 	"plan": `  ybbench plan --local --quick                       # what run --local --quick would do, doing nothing
   ybbench plan kv-ycql --inventory hosts.yaml         # hosts, commands and duration of a profile on an inventory`,
-	"up": `  ybbench up --local                                 # make a run's hosts and check them; prints the run
-  ybbench up --inventory hosts.yaml`,
+	"up": `  ybbench up --local                                 # make a run's hosts and check them; the run id on stdout
+  RUN=$(ybbench up --inventory hosts.yaml)           # then: ybbench install --run "$RUN", bench, collect, report, down`,
 	"install": `  ybbench install --run runs/<id>                    # or the id alone, under --runs-dir`,
 	"bench":   `  ybbench bench --run <id>`,
 	"collect": `  ybbench collect --run <id>                         # result.json again, from the agents' records`,
 	"report":  `  ybbench report --run <id>                          # report.md again, from result.json`,
 	"down":    `  ybbench down --run <id>                            # also after the orchestrator was killed`,
 	"resume":  `  ybbench resume --run <id>                          # skip the steps done, redo the rest, tear down`,
-	"status":  `  ybbench status --run <id>`,
-	"profiles": `  ybbench profiles                                   # every built-in profile
-  ybbench profiles sysbench-ysql`,
+	"status": `  ybbench status --run <id>                          # one run's ledger; without --run, the runs
+  ybbench status --run <id> -o json`,
+	"runs": `  ybbench runs                                       # id, profile, state, outcome, started, duration
+  ybbench runs --runs-dir /srv/ybbench/runs -o json`,
+	"profiles": `  ybbench profiles                                   # every built-in profile, as a table
+  ybbench profiles sysbench-ysql -o json`,
 	"version": `  ybbench version`,
 }
 

@@ -115,6 +115,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	specFlags(run)
 
+	var planOut *outputFlag
 	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
 		RunE: func(c *cobra.Command, _ []string) error {
 			d := deps(stderr, o.verbose)
@@ -122,11 +123,16 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return pipeline.WritePlan(stdout, s, d)
+			pl, err := pipeline.MakePlan(s, d)
+			if err != nil {
+				return err
+			}
+			return planOut.write(stdout, pl, func(w io.Writer) error { return pipeline.WritePlanText(w, pl) })
 		}}
 	specFlags(plan)
+	planOut = addOutput(plan)
 
-	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run)",
+	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run id on stdout)",
 		RunE: func(c *cobra.Command, _ []string) error {
 			d := deps(stderr, o.verbose)
 			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true})
@@ -137,6 +143,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The id alone on stdout, as soon as the run exists (RUN=$(ybbench
+			// up …) works, and a failed up still names the run to tear down);
+			// everything else goes to stderr.
+			fmt.Fprintln(stdout, r.ID())
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
 			ss := signals(stderr)
 			if err := r.Up(ss.hard); err != nil {
@@ -146,11 +156,17 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	specFlags(up)
 
-	// A stage holds the run's lock for the life of the process (status
-	// only reads, and takes none).
+	// A stage holds the run's lock for the life of the process. A finished
+	// run is left as it is: resume says so and exits 0, install and bench
+	// refuse it (exit 2), before its lock is taken.
 	stage := func(use, short string, fn func(r *pipeline.Run, hard, stop context.Context) error) *cobra.Command {
 		c := &cobra.Command{Use: use, Short: short, RunE: func(c *cobra.Command, _ []string) error {
-			r, err := o.open(stderr, use != "status")
+			if refusesFinished[use] {
+				if fe := o.finished(stderr); fe != nil {
+					return endFinished(use, fe, stderr)
+				}
+			}
+			r, err := o.open(stderr, true)
 			var le *pipeline.LockedError
 			if use == "down" && errors.As(err, &le) {
 				return exitcode.Errorf(exitcode.Config, "%s", le.DownMessage())
@@ -159,12 +175,18 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			ss := signals(stderr)
-			if use == "down" || use == "status" {
-				return fn(r, ss.hard, ss.stop) // a signal does not stop these
+			if use == "down" {
+				return fn(r, ss.hard, ss.stop) // a signal does not stop a teardown
 			}
-			return ss.exit(fn(r, ss.hard, ss.stop))
+			err = fn(r, ss.hard, ss.stop)
+			// Finished by another process between the look and the lock.
+			if fe := (*pipeline.FinishedError)(nil); errors.As(err, &fe) {
+				return endFinished(use, fe, stderr)
+			}
+			return ss.exit(err)
 		}}
 		runFlag(c)
+		runsDirFlag(c, o)
 		return c
 	}
 	install := stage("install", "Install and start the database on a run's hosts", func(r *pipeline.Run, hard, _ context.Context) error { return r.Install(hard) })
@@ -179,18 +201,14 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	down := stage("down", "Tear a run down from its ledger alone (even after the orchestrator was killed)", func(r *pipeline.Run, _, _ context.Context) error {
 		return r.TearDown()
 	})
-	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down", func(r *pipeline.Run, hard, stop context.Context) error {
+	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down (a finished run has nothing to resume)", func(r *pipeline.Run, hard, stop context.Context) error {
 		return execute(r, hard, stop, stdout, stderr)
 	})
-	status := stage("status", "Show a run's ledger", func(r *pipeline.Run, _, _ context.Context) error {
-		return pipeline.WriteStatus(stdout, r)
-	})
-	profilesCmd := &cobra.Command{Use: "profiles [NAME...]", Short: "List the built-in profiles and their parameters (or the ones named)",
-		Args: cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, names []string) error { return pipeline.WriteProfiles(stdout, names...) }}
+	status := statusCommand(o, stdout)
+	profilesCmd := profilesCommand(stdout)
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
-	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, profilesCmd, versionCmd)
+	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout), profilesCmd, versionCmd)
 	root.Version = versionText()
 	root.SetVersionTemplate("ybbench {{.Version}}\n")
 	strictArgs(root, o, run, plan, up)
@@ -242,23 +260,6 @@ func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.Chec
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
 	return r, nil
-}
-
-// open finds a run by directory or id; lock takes the run's lock.
-func (o *options) open(stderr io.Writer, lock bool) (*pipeline.Run, error) {
-	if o.run == "" {
-		return nil, exitcode.Errorf(exitcode.Config, "--run is required: the run's directory or id")
-	}
-	dir := o.run
-	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
-		s := pipeline.Defaults()
-		pipeline.LoadEnv(&s, os.Getenv)
-		dir = filepath.Join(s.RunsDir, o.run)
-	}
-	if !lock {
-		return pipeline.Inspect(dir, deps(stderr, o.verbose))
-	}
-	return pipeline.Open(dir, deps(stderr, o.verbose))
 }
 
 // signals: the first SIGINT/SIGTERM is a soft stop (stages end, agents
@@ -314,6 +315,9 @@ func stoppedBy(sig os.Signal, err error) error {
 
 func execute(r *pipeline.Run, hard, stop context.Context, stdout, stderr io.Writer) error {
 	err := r.Execute(hard, stop)
+	if fe := (*pipeline.FinishedError)(nil); errors.As(err, &fe) {
+		return err // nothing was done: its report is not this command's
+	}
 	if perr := printReport(stdout, r); perr == nil {
 		fmt.Fprintf(stderr, "report: %s\nresult: %s\n", filepath.Join(r.Dir(), pipeline.ReportFile), filepath.Join(r.Dir(), pipeline.ResultFile))
 	}

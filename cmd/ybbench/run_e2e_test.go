@@ -42,6 +42,10 @@ func TestE2ELocalStages(t *testing.T) {
 	if up.code != 0 {
 		t.Fatalf("up: exit %d\n%s", up.code, up.stderr)
 	}
+	// up prints the run's id alone on stdout (RUN=$(ybbench up …)).
+	if up.stdout != filepath.Base(dir)+"\n" {
+		t.Errorf("up printed %q on stdout, want the run id %s alone", up.stdout, filepath.Base(dir))
+	}
 	for _, st := range []string{"install", "bench", "collect", "report"} {
 		if r := ybbench(t, st, "--run", dir); r.code != 0 {
 			t.Fatalf("%s: exit %d\n%s", st, r.code, r.stderr)

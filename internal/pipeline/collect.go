@@ -93,8 +93,13 @@ func parametersOf(family string, p profiles.Parameters, s *Resolved) map[string]
 	return m
 }
 
-// Report renders report.md from result.json and nothing else.
+// Report renders report.md from result.json and nothing else. A run
+// without results is refused before the step begins (exit 2), naming the
+// stage that makes them.
 func (r *Run) Report(ctx context.Context) error {
+	if err := r.needResults(); err != nil {
+		return err
+	}
 	return r.step("report", "render report.md beside the published figures", nil, func() (map[string]string, error) {
 		path, err := RenderReport(r.dir)
 		if err != nil {

@@ -9,59 +9,135 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/agentrun"
-	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
+
+// PlanSchema versions the JSON that `ybbench plan -o json` prints.
+const PlanSchema = "ybbench-plan/1"
+
+// Plan is what a run would do, without doing it (its JSON is a documented
+// interface: docs/json-output.md).
+type Plan struct {
+	Schema      string          `json:"schema"`
+	Profile     string          `json:"profile"`
+	Seeds       []string        `json:"seeds"`
+	Description string          `json:"description"`
+	Hardware    ProfileHardware `json:"documented_hardware"`
+	// Overridden are the settings that change the profile's run (the
+	// report marks them).
+	Overridden []string   `json:"overridden"`
+	Hosts      []PlanHost `json:"hosts"`
+	Versions   struct {
+		Ybbench string `json:"ybbench"`
+		// Database is the flavor, and Source where its software comes from.
+		Database string `json:"database"`
+		Source   string `json:"database_source"`
+	} `json:"versions"`
+	Stages []PlanStage `json:"stages"`
+	// ExpectedSeconds is the expected duration (ExpectedBasis says how it
+	// is reckoned).
+	ExpectedSeconds float64 `json:"expected_duration_seconds"`
+	ExpectedBasis   string  `json:"expected_duration_basis"`
+	// Results is where the run's directory would be (<id>: drawn at the start).
+	Results string `json:"results"`
+}
+
+// PlanHost is a host the provider would make or take.
+type PlanHost struct {
+	Name  string   `json:"name"`
+	Roles []string `json:"roles"`
+	Where string   `json:"where"`
+}
+
+// PlanStage is one stage of the run, in order; a bench stage is one
+// phase of one workload, with the agent's command line (placeholders in
+// <>: what only the run knows).
+type PlanStage struct {
+	Stage    string   `json:"stage"`
+	What     string   `json:"what"`
+	Workload string   `json:"workload,omitempty"`
+	Phase    string   `json:"phase,omitempty"`
+	Clients  int      `json:"clients,omitempty"`
+	Command  []string `json:"command,omitempty"`
+}
 
 // WritePlan says what a run of s would do, without doing it: hosts and
 // roles (as the provider of deps plans them), versions (where the flavor
 // says its software comes from), the commands of each stage, and an
 // expected duration.
 func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
-	p := s.P
-	var b strings.Builder
-	fmt.Fprintf(&b, "profile %s (seed %s): %s\n", p.Name, p.Seed, p.Description)
-	fmt.Fprintf(&b, "documented hardware: %s %d× %s + %d× %s client(s); %s\n", p.Hardware.Cloud, p.Hardware.DB.Count, p.Hardware.DB.Type, p.Hardware.Client.Count, p.Hardware.Client.Type, p.Hardware.Note)
-	if len(s.Overridden) > 0 {
-		fmt.Fprintf(&b, "overridden: %s (the report marks them)\n", strings.Join(s.Overridden, ", "))
-	}
-	b.WriteString("\nhosts:\n")
-	prov, err := deps.Provider(&s.Spec, "")
+	pl, err := MakePlan(s, deps)
 	if err != nil {
 		return err
+	}
+	return WritePlanText(w, pl)
+}
+
+// MakePlan works out what a run of s would do (WritePlan).
+func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
+	p := s.P
+	pl := &Plan{Schema: PlanSchema, Profile: p.Name, Seeds: strings.Split(p.Seed, ", "), Description: p.Description,
+		Hardware: profileInfo(p).Hardware, Overridden: append([]string{}, s.Overridden...), Hosts: []PlanHost{}}
+	prov, err := deps.Provider(&s.Spec, "")
+	if err != nil {
+		return nil, err
 	}
 	planned, create, err := prov.Plan(infra.ClusterSpec{DBHosts: s.DBHosts, ClientHosts: s.ClientHosts,
 		Options: map[string]string{"subnet": s.Subnet}})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	clients := 0
 	for _, h := range planned {
-		fmt.Fprintf(&b, "  %-9s roles %-10s %s\n", h.Name, roleList(h.Roles), h.Where)
+		pl.Hosts = append(pl.Hosts, PlanHost{Name: h.Name, Roles: strings.Split(roleList(h.Roles), ","), Where: h.Where})
 		if slices.Contains(h.Roles, infra.RoleClient) {
 			clients++
 		}
 	}
 	fl, err := deps.Flavor(s.Flavor)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s %s", Version, s.Flavor, fl.Describe(provision.FlavorSpec{Source: s.YBTarball}))
-	b.WriteString("\n\nstages:\n")
-	fmt.Fprintf(&b, "  up         %s\n", create)
-	fmt.Fprintf(&b, "  preflight  on every host over SSH: reachable, disk, ulimits, clock skew ≤ %v\n", s.MaxClockSkew)
-	fmt.Fprintf(&b, "  install    %s on the db hosts\n", s.Flavor)
+	pl.Versions.Ybbench, pl.Versions.Database, pl.Versions.Source = Version, s.Flavor, fl.Describe(provision.FlavorSpec{Source: s.YBTarball})
+	stage := func(name, what string) { pl.Stages = append(pl.Stages, PlanStage{Stage: name, What: what}) }
+	stage("up", create)
+	stage("preflight", fmt.Sprintf("on every host over SSH: reachable, disk, ulimits, clock skew ≤ %v", s.MaxClockSkew))
+	stage("install", s.Flavor+" on the db hosts")
+	benches, err := planBench(s, clients)
+	if err != nil {
+		return nil, err
+	}
+	pl.Stages = append(pl.Stages, benches...)
+	stage("collect", "merge every agent's records (histograms added) into result.json")
+	stage("report", "report.md beside the published figures")
+	if prov.Traits().ReusesMachines {
+		stage("down", "always: stop and wipe what the run installed (the machines are kept)")
+	} else {
+		stage("down", "always: wipe what the run installed and destroy the hosts")
+	}
 	par := s.Params
+	pl.ExpectedSeconds = planEstimate(p, s.Workloads, par).Round(time.Second).Seconds()
+	pl.ExpectedBasis = fmt.Sprintf("loads at ~20,000 records/s; runs bounded by %v or the published throughput", par.Duration)
+	pl.Results = filepath.Join(s.RunsDir, "<id>")
+	return pl, nil
+}
+
+// planBench is a bench stage per phase of every workload, with the agent's
+// command line; the start instant, which only the run knows, is shown as
+// <start time>.
+func planBench(s *Resolved, clients int) ([]PlanStage, error) {
+	p, par := s.P, s.Params
 	fam, err := familyOf(p.Family)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	db := agentrun.DB{User: "<user>", Database: "<database>",
 		YSQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 5433}}, YCQL: []provision.Endpoint{{Addr: "<db hosts>", Port: 9042}}}
+	startAt := strconv.FormatInt(planStartAt.UnixMilli(), 10)
+	var out []PlanStage
 	for _, wl := range s.Workloads {
 		for _, ph := range fam.phases(wl) {
 			phase := agentrun.Phase{Workload: wl, Phase: ph}
@@ -78,28 +154,41 @@ func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
 			}
 			inv, err := agentrun.Build(in)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			args := inv.Args()
-			line := strings.Join(args, " ")
-			if i := strings.Index(line, "ybload.start.at="); i >= 0 {
-				line = line[:i] + "ybload.start.at=<start time>"
+			cmd := []string{"ybload"}
+			for _, a := range inv.Args() {
+				cmd = append(cmd, strings.ReplaceAll(a, startAt, "<start time>"))
 			}
-			line = strings.ReplaceAll(line, strconv.FormatInt(planStartAt.UnixMilli(), 10), "<start time>")
-			fmt.Fprintf(&b, "  bench      on %d client(s): ybload %s\n", n, line)
+			out = append(out, PlanStage{Stage: "bench", What: fmt.Sprintf("on %d client(s): %s", n, strings.Join(cmd, " ")),
+				Workload: wl, Phase: ph, Clients: n, Command: cmd})
 		}
 	}
-	est := planEstimate(p, s.Workloads, par)
-	b.WriteString("  collect    merge every agent's records (histograms added) into result.json\n")
-	b.WriteString("  report     report.md beside the published figures\n")
-	if prov.Traits().ReusesMachines {
-		b.WriteString("  down       always: stop and wipe what the run installed (the machines are kept)\n")
-	} else {
-		b.WriteString("  down       always: wipe what the run installed and destroy the hosts\n")
+	return out, nil
+}
+
+// WritePlanText prints a plan for people.
+func WritePlanText(w io.Writer, pl *Plan) error {
+	var b strings.Builder
+	h := pl.Hardware
+	fmt.Fprintf(&b, "profile %s (seed %s): %s\n", pl.Profile, strings.Join(pl.Seeds, ", "), pl.Description)
+	fmt.Fprintf(&b, "documented hardware: %s %d× %s + %d× %s client(s); %s\n", h.Cloud, h.DB.Count, h.DB.Type, h.Client.Count, h.Client.Type, h.Note)
+	if len(pl.Overridden) > 0 {
+		fmt.Fprintf(&b, "overridden: %s (the report marks them)\n", strings.Join(pl.Overridden, ", "))
 	}
-	fmt.Fprintf(&b, "\nexpected duration: about %v (loads at ~20,000 records/s; runs bounded by %v or the published throughput)\n", est.Round(time.Second), par.Duration)
-	fmt.Fprintf(&b, "results: %s\n", filepath.Join(s.RunsDir, "<id>"))
-	_, err = io.WriteString(w, b.String())
+	b.WriteString("\nhosts:\n")
+	for _, h := range pl.Hosts {
+		fmt.Fprintf(&b, "  %-9s roles %-10s %s\n", h.Name, strings.Join(h.Roles, ","), h.Where)
+	}
+	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s %s", pl.Versions.Ybbench, pl.Versions.Database, pl.Versions.Source)
+	b.WriteString("\n\nstages:\n")
+	for _, st := range pl.Stages {
+		fmt.Fprintf(&b, "  %-10s %s\n", st.Stage, st.What)
+	}
+	expected := time.Duration(pl.ExpectedSeconds * float64(time.Second))
+	fmt.Fprintf(&b, "\nexpected duration: about %v (%s)\n", expected, pl.ExpectedBasis)
+	fmt.Fprintf(&b, "results: %s\n", pl.Results)
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -155,62 +244,6 @@ func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters) 
 		return par.Duration
 	}
 	return 0
-}
-
-// WriteStatus prints a run's ledger.
-func WriteStatus(w io.Writer, r *Run) error {
-	rec := r.Ledger().Record()
-	fmt.Fprintf(w, "run %s (%s), state %s, outcome %s, owner %s, orchestrator %s pid %d\n", rec.ID, rec.Spec.Profile, rec.State, rec.Outcome, rec.Owner, rec.Hostname, rec.PID)
-	for _, s := range rec.Steps {
-		d := ""
-		if !s.Ended.IsZero() {
-			d = s.Ended.Sub(s.Started).Round(time.Millisecond).String()
-		}
-		fmt.Fprintf(w, "  %-8s %-28s %8s  %s", s.Status, s.Name, d, s.About)
-		if s.Error != "" {
-			fmt.Fprintf(w, "  — %s", s.Error)
-		}
-		fmt.Fprintln(w)
-	}
-	for _, x := range rec.Remains {
-		fmt.Fprintf(w, "  remains: %s\n", x)
-	}
-	return nil
-}
-
-// WriteProfiles lists the built-in profiles and their parameters, or only
-// the ones named (an unknown name is refused, exit 2, listing the known).
-func WriteProfiles(w io.Writer, names ...string) error {
-	all, err := profiles.All()
-	if err != nil {
-		return err
-	}
-	if len(names) > 0 {
-		byName := map[string]*profiles.Profile{}
-		var known []string
-		for _, p := range all {
-			byName[p.Name] = p
-			known = append(known, p.Name)
-		}
-		var picked []*profiles.Profile
-		for _, n := range names {
-			p, ok := byName[n]
-			if !ok {
-				return exitcode.Errorf(exitcode.Config, "no profile %q (the built-in ones: %s)", n, strings.Join(known, ", "))
-			}
-			picked = append(picked, p)
-		}
-		all = picked
-	}
-	for _, p := range all {
-		pp := p.Parameters
-		fmt.Fprintf(w, "%s  (seed %s)\n  %s\n  hardware: %s %d× %s + %d× %s; database: %s; binding: %s\n  workloads: %s\n  records %d, operations %d, load threads %d, threads %d, duration %v, ddl %s\n",
-			p.Name, p.Seed, p.Description, p.Hardware.Cloud, p.Hardware.DB.Count, p.Hardware.DB.Type, p.Hardware.Client.Count, p.Hardware.Client.Type,
-			p.Flavor, p.Binding, strings.Join(p.Workloads, ", "), pp.Records, pp.Operations, pp.LoadThreads, pp.Threads, pp.Duration, pp.DDL)
-		ok, _ := p.Baseline.Consistent(collect.LittlesLawTolerance)
-		fmt.Fprintf(w, "  published table: %d rows, %s\n\n", len(p.Baseline.Rows), map[bool]string{true: "self-consistent (may gate)", false: "fails Little's law (shown, never gated)"}[ok])
-	}
-	return nil
 }
 
 func roleList(rs []infra.Role) string {

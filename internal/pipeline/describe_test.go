@@ -172,3 +172,15 @@ func TestPlanAsksProviderAndFlavor(t *testing.T) {
 		t.Errorf("plan shows the tarball's token:\n%s", out)
 	}
 }
+
+// The plan's agent command lines are whole: the agent properties given
+// come after the start instant's placeholder, as the run passes them.
+func TestPlanShowsAgentProperties(t *testing.T) {
+	out, err := planOf(t, func(s *Spec) { s.AgentProperties = map[string]string{"measurementtype": "hdrhistogram+raw"} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "-p ybload.start.at=<start time> -p measurementtype=hdrhistogram+raw\n") {
+		t.Errorf("plan lacks the agent properties after the start time:\n%s", out)
+	}
+}

@@ -25,7 +25,13 @@ func (r *Run) TearDown() error {
 // (on success, on any stage's failure, on cancellation). stop is the soft
 // stop (first Ctrl-C: stages end, agents write what they measured, results
 // are collected); hard cancels everything but teardown (second Ctrl-C).
+//
+// A finished run (Finished) is refused before anything is written: its
+// results stay as they are, and no host of it is reached.
 func (r *Run) Execute(hard, stop context.Context) (err error) {
+	if err := r.Finished(); err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
 	defer func() {
 		outcome := OutcomeSucceeded
 		if err != nil {

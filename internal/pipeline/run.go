@@ -252,8 +252,12 @@ func (r *Run) step(name, about string, hosts []string, fn func() (map[string]str
 }
 
 // needHosts makes the runner for a stage that works on the hosts: they
-// must have been made (or taken) since the last teardown.
+// must have been made (or taken) since the last teardown, and the run must
+// not be finished (a finished run is not reopened).
 func (r *Run) needHosts() error {
+	if err := r.Finished(); err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
 	if r.cluster != nil && !r.ledger.Done("up") && r.ledger.Record().Epoch > 0 {
 		return exitcode.Errorf(exitcode.Config, "run %s was torn down: its hosts are gone (ybbench resume --run %s makes them again and runs it)",
 			r.dir, filepath.Base(r.dir))

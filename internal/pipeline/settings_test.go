@@ -107,17 +107,19 @@ func TestInvokingUser(t *testing.T) {
 }
 
 // --quick is a preset: above the file and the environment, below a flag
-// that names one of its settings; its warm-up only where the profile has
-// one. --local sets the provider unless --provider says otherwise.
+// that names one of its settings; it sets only what the profile uses (its
+// warm-up only where the profile has one, no operation count or load
+// threads for sysbench). --local sets the provider unless --provider says
+// otherwise.
 func TestPresets(t *testing.T) {
 	file := writeSpec(t, "records: 5\nthreads: 7\nprofile: sysbench-ysql\n")
-	env := map[string]string{"YBBENCH_OPERATIONS": "9"}
+	env := map[string]string{"YBBENCH_DURATION": "9s"}
 	s, err := Load(CommandLine{File: file, Getenv: func(k string) string { return env[k] }, Presets: []string{"quick"},
 		Flags: map[string]string{"threads": "3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if val(s.Records) != 20000 || val(s.Operations) != 200000 || val(s.Threads) != 3 || val(s.LoadThreads) != 16 || val(s.Duration) != time.Minute || val(s.Warmup) != 10*time.Second {
+	if val(s.Records) != 20000 || s.Operations != nil || val(s.Threads) != 3 || s.LoadThreads != nil || val(s.Duration) != time.Minute || val(s.Warmup) != 10*time.Second {
 		t.Errorf("quick over sysbench: %+v", s)
 	}
 	s, err = Load(CommandLine{Presets: []string{"quick"}, Flags: map[string]string{"profile": "ycsb-ysql"}})
