@@ -239,7 +239,28 @@ func (r *Run) progress() Progress {
 // step runs fn as a ledger step: begun (with what it is about to do, to
 // which hosts) before, ended after.
 func (r *Run) step(name, about string, hosts []string, fn func() (map[string]string, error)) error {
+	return r.stepWith(name, about, hosts, fn, stepOutcome)
+}
+
+// stepOutcome is how the progress says a step ended.
+func stepOutcome(err error) string {
+	if err != nil {
+		return "failed: " + firstLine(err.Error())
+	}
+	return "done"
+}
+
+// firstLine is the first line of a (possibly joined) error's text.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// stepWith is step, the progress being told how it ended in outcome's
+// words.
+func (r *Run) stepWith(name, about string, hosts []string, fn func() (map[string]string, error), outcome func(error) string) (err error) {
 	r.progress().Stage(name, about)
+	defer func() { r.progress().End(name, outcome(err)) }()
 	if err := r.ledger.Begin(name, about, hosts); err != nil {
 		return exitcode.Wrap(exitcode.Tool, err)
 	}
@@ -451,12 +472,15 @@ func (r *Run) Down(ctx context.Context) error {
 		return nil
 	}
 	about := "wipe the database and the agents' files, destroy the hosts"
+	reuses := false
 	if p, err := r.provider(); err == nil && p.Traits().ReusesMachines {
 		about = "stop and wipe the database and the agents' files (no machine is deleted)"
+		reuses = true
 	}
-	err := r.step("down", about, nil, func() (map[string]string, error) {
+	left := r.hostChanges()
+	err := r.stepWith("down", about, nil, func() (map[string]string, error) {
 		return nil, r.down(ctx)
-	})
+	}, func(err error) string { return teardownOutcome(err, reuses, left, r.dir) })
 	if err != nil {
 		remains := []string{err.Error()}
 		if lerr := r.ledger.SetState(RunTeardownIncomplete, remains); lerr != nil {
