@@ -38,6 +38,13 @@ type Deps struct {
 	Preflight func(ctx context.Context, r provision.Runner, hosts []infra.Host, maxSkew time.Duration) (map[string]map[string]string, error)
 	Progress  Progress
 	Log       *slog.Logger
+	// Args is the command line as typed (os.Args), Environ the process's
+	// environment and Tool the orchestrator's name and version: recorded,
+	// redacted, in invocations.json for the report. A nil Args records no
+	// command.
+	Args    []string
+	Environ []string
+	Tool    string
 }
 
 // Run is one run of the pipeline, backed by its directory runs/<id>/.
@@ -147,7 +154,11 @@ func New(s *Resolved, deps Deps) (*Run, error) {
 	if err != nil {
 		return fail(err)
 	}
-	return &Run{deps: deps, spec: s, dir: dir, ledger: l, lock: lock}, nil
+	r := &Run{deps: deps, spec: s, dir: dir, ledger: l, lock: lock}
+	if err := r.recordCreation(); err != nil {
+		return fail(err)
+	}
+	return r, nil
 }
 
 // Open reopens a run from its directory (resume, down, collect, report),
@@ -171,6 +182,11 @@ func Open(dir string, deps Deps) (*Run, error) {
 		return nil, err
 	}
 	r.lock = lock
+	if err := r.recordInvocation(); err != nil {
+		// What the report says of the commands is no reason to refuse a
+		// teardown or a resume.
+		r.log().Warn("recording the command in "+InvocationsFile, "err", err)
+	}
 	return r, nil
 }
 
