@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -214,6 +213,7 @@ type fakeRun struct {
 	flavor   *fakeFlavor
 	hosts    string // the hosts' root directory
 	err      error
+	progress *progressLog
 }
 
 // executeFake runs the whole pipeline on the fake parts: profile
@@ -221,7 +221,7 @@ type fakeRun struct {
 func executeFake(t *testing.T, installErr error) *fakeRun {
 	t.Helper()
 	bin := ybload(t)
-	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}}
+	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}, progress: &progressLog{}}
 	fr.provider = &fakeProvider{root: fr.hosts}
 	s := pipeline.Defaults()
 	s.RunsDir = filepath.Join(t.TempDir(), "runs")
@@ -255,7 +255,7 @@ func executeFake(t *testing.T, installErr error) *fakeRun {
 			checks, err := provision.Preflight(ctx, r, hosts, provision.PreflightOptions{MaxClockSkew: maxSkew, MinFreeBytes: 1 << 20})
 			return provision.PreflightFacts(checks), err
 		},
-		Progress: pipeline.NewLines(io.Discard),
+		Progress: fr.progress,
 		// A command line with secrets in it: the run records it redacted.
 		Args:    fakeArgs,
 		Environ: []string{"HOME=/root", "YBBENCH_YB_TARBALL=https://op:" + fakeSecret + "@downloads.example/yb.tar.gz", "YBBENCH_RECORDS=100"},
@@ -311,6 +311,7 @@ func TestFakePartsPipeline(t *testing.T) {
 		t.Fatalf("execute: %v (exit %d)", fr.err, exitcode.Of(fr.err))
 	}
 	checkTornDown(t, fr, pipeline.OutcomeSucceeded)
+	checkProgress(t, fr.progress)
 	if fr.provider.creates != 1 || fr.flavor.installs != 1 {
 		t.Errorf("%d creates and %d installs, want 1 and 1", fr.provider.creates, fr.flavor.installs)
 	}
