@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -140,7 +141,9 @@ func RenderReport(dir string) (string, error) {
 	}
 	res, err := collect.ReadResult(raw)
 	if err != nil {
-		return "", err
+		// A result of an earlier schema is collected again from the run
+		// directory, which holds everything it was made from.
+		return "", fmt.Errorf("%w (ybbench collect --run %s writes it again)", err, dir)
 	}
 	var b bytes.Buffer
 	if err := collect.WriteMarkdown(&b, res); err != nil {
