@@ -117,3 +117,16 @@ func TestTeardownOutcome(t *testing.T) {
 		})
 	}
 }
+
+// A view told of nothing but an outcome (a down with nothing to do) shows
+// that stage and its outcome; one told of nothing shows no empty stage.
+func TestViewWithoutAStage(t *testing.T) {
+	v := newView()
+	if fr := v.frame(); len(fr) != 0 {
+		t.Errorf("an empty view draws %q", fr)
+	}
+	v.end("down", "already torn down, nothing left")
+	if got, want := strings.Join(v.frame(), "\n"), "stage: down\n  already torn down, nothing left"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -484,7 +484,8 @@ func (r *Run) agentsStarted() bool { return r.ledger.Started(agentsStep) || r.be
 // on which nothing began since is "already torn down".
 func (r *Run) Down(ctx context.Context) error {
 	if r.ledger.Record().State == RunTornDown && !r.ledger.Open() {
-		r.progress().Note("already torn down")
+		// The last frame of a down with nothing to do still says what is left.
+		r.progress().End("down", "already torn down, nothing left")
 		return nil
 	}
 	about := "wipe the database and the agents' files, destroy the hosts"

@@ -59,6 +59,14 @@ func TestDownTellsTheProgressWhatIsLeft(t *testing.T) {
 			if !strings.HasPrefix(log.last(), c.want) {
 				t.Errorf("the last event is %q, want %q…\nall: %q", log.last(), c.want, log.events)
 			}
+			if c.name == "failed" {
+				return
+			}
+			// A second down has nothing to do, and says so last.
+			r.Down(context.Background())
+			if want := "end down: already torn down, nothing left"; log.last() != want {
+				t.Errorf("a second down's last event is %q, want %q", log.last(), want)
+			}
 		})
 	}
 }

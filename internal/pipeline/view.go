@@ -60,11 +60,14 @@ func (v *view) note(msg string) {
 // the hosts' states and the agents' rates (each sorted by host), then the
 // notes.
 func (v *view) frame() []string {
-	head := "stage: " + v.name
-	if v.about != "" {
-		head += " — " + v.about
+	var out []string
+	if v.name != "" {
+		head := "stage: " + v.name
+		if v.about != "" {
+			head += " — " + v.about
+		}
+		out = append(out, head)
 	}
-	out := []string{head}
 	if v.outcome != "" {
 		out = append(out, "  "+v.outcome)
 	}
