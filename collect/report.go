@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// WriteMarkdown renders report.md from a result alone: per workload, the
-// measured table beside the published figures (each published column
-// saying which of our statistics it is compared with) and the sanity line.
+// WriteMarkdown renders report.md from a result alone: first the caveats
+// a reader must not miss (WriteCaveats), then per workload the measured
+// table beside the published figures (each published column saying which
+// of our statistics it is compared with) and the sanity line.
 // Everything it shows is in result.json, so a result renders the same
 // report wherever and whenever it is rendered.
 func WriteMarkdown(w io.Writer, r *Result) error {
