@@ -37,7 +37,8 @@ type invocationsDoc struct {
 // recordCreation writes invocations.json for a new run: what the spec
 // resolved to, and the command that created it.
 func (r *Run) recordCreation() error {
-	doc := invocationsDoc{Schema: InvocationsSchema, Overridden: r.spec.Overridden, Chosen: r.spec.Chosen}
+	doc := invocationsDoc{Schema: InvocationsSchema, Overridden: r.spec.Overridden, Chosen: r.spec.Chosen,
+		Invocations: []collect.Invocation{}}
 	if doc.Overridden == nil {
 		doc.Overridden = []string{}
 	}
