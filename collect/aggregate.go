@@ -54,7 +54,7 @@ func Aggregate(runDir string) (*Result, error) {
 		Environment: Environment{Provider: setup.Provider, Family: setup.Family, Binding: setup.Binding,
 			DBHosts: setup.DBHosts, ClientHosts: setup.ClientHosts, AcceptNewHostKeys: setup.AcceptNewHostKeys, DBAuth: "on",
 			PublishedProduct: setup.PublishedProduct},
-		Invocations: setup.Invocations, Chosen: setup.Chosen}
+		OverriddenBy: setup.OverriddenBy, Invocations: setup.Invocations, Chosen: setup.Chosen}
 	if setup.DBAuth == "off" {
 		res.Environment.DBAuth = "off"
 	}

@@ -29,7 +29,7 @@ func caveats(r *Result) string {
 			m.Hosts, cores(m.CPUs))
 	}
 	if len(r.Overridden) > 0 {
-		add("**Overridden by the user:** %s. These figures are not comparable with the published ones, which are shown for reference only.", strings.Join(r.Overridden, ", "))
+		add("**Overridden by the user:** %s. These figures are not comparable with the published ones, which are shown for reference only.", overrides(r))
 	}
 	for _, c := range r.Chosen {
 		add("**Chosen, not asked for:** %s %s — %s.", c.Setting, c.Value, c.By)
@@ -60,6 +60,31 @@ func otherDatabase(r *Result) string {
 	}
 	return fmt.Sprintf("**Not %s.** The database was %s %s (%s) — not %s, on which the published figures beside these were measured.",
 		want, d.Product, d.Version, shape, want)
+}
+
+// overrides lists the overridden settings, grouped by what overrode them
+// when that is recorded: "records, threads (--quick); duration (--duration)".
+func overrides(r *Result) string {
+	if len(r.OverriddenBy) == 0 {
+		return strings.Join(r.Overridden, ", ")
+	}
+	var order []string
+	by := map[string][]string{}
+	for _, o := range r.Overridden {
+		src := r.OverriddenBy[o]
+		if _, seen := by[src]; !seen {
+			order = append(order, src)
+		}
+		by[src] = append(by[src], o)
+	}
+	groups := make([]string, len(order))
+	for i, src := range order {
+		groups[i] = strings.Join(by[src], ", ")
+		if src != "" {
+			groups[i] += " (" + src + ")"
+		}
+	}
+	return strings.Join(groups, "; ")
 }
 
 // cores says a machine's core count in words.

@@ -85,13 +85,14 @@ type fixtureSite struct {
 	shared bool
 	cpus   string
 	// warning is the preflight's warning of a host ("" for none).
-	warning     func(host string) string
-	settings    map[string]string
-	parameters  map[string]string
-	ddl         string
-	overridden  []string
-	chosen      []collect.Choice
-	invocations []collect.Invocation
+	warning      func(host string) string
+	settings     map[string]string
+	parameters   map[string]string
+	ddl          string
+	overridden   []string
+	overriddenBy map[string]string
+	chosen       []collect.Choice
+	invocations  []collect.Invocation
 }
 
 // inventorySite is an on-prem run of YugabyteDB on machines of its own,
@@ -124,10 +125,12 @@ var localPostgresSite = fixtureSite{provider: "local", flavor: "postgres", produ
 		"operations": "200000", "load_threads": "16", "ddl": "range"},
 	ddl:        "CREATE TABLE usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT)",
 	overridden: []string{"records", "operations", "duration", "threads", "load_threads"},
+	overriddenBy: map[string]string{"records": "--quick", "operations": "--quick", "duration": "--duration",
+		"threads": "--quick", "load_threads": "--quick"},
 	chosen: []collect.Choice{{Setting: "flavor", Value: "postgres",
 		By: "the default for YSQL on this machine (the profile's is yugabyte, which needs a release tarball, yb_tarball)"}},
 	invocations: []collect.Invocation{{At: fixtureEpoch, Tool: "ybbench 1.0.0 (commit 0123abc, go1.26.0)",
-		Args: []string{"bin/ybbench", "run", "--local", "--quick"}, Env: []string{"YBBENCH_AGENT_PROPERTIES=ysql.passwd=REDACTED"}}},
+		Args: []string{"bin/ybbench", "run", "--local", "--quick", "--duration", "1m"}, Env: []string{"YBBENCH_AGENT_PROPERTIES=ysql.passwd=REDACTED"}}},
 }
 
 func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
@@ -146,7 +149,7 @@ func writeFixtureRunAt(t *testing.T, dir string, p *profiles.Profile, site fixtu
 	}
 	setup := &collect.Setup{Schema: collect.SetupSchema, RunID: p.Name + "-250301-1200-0a1b2c3d", Created: fixtureEpoch,
 		Profile: p.Name, Family: p.Family, Binding: p.Binding, Baseline: &p.Baseline, Notes: p.Notes,
-		Parameters: site.parameters, Overridden: site.overridden, Chosen: site.chosen, Invocations: site.invocations,
+		Parameters: site.parameters, Overridden: site.overridden, OverriddenBy: site.overriddenBy, Chosen: site.chosen, Invocations: site.invocations,
 		Provider: site.provider, DBHosts: 3, ClientHosts: 1,
 		AcceptNewHostKeys: p.Family == "kv", DBAuth: map[bool]string{true: "off", false: "on"}[p.Family == "sysbench"],
 		Versions:        map[string]string{"ybbench": "test", "go": "go1.test"},

@@ -36,6 +36,8 @@ func parametersLine(r *Result) string {
 		}
 		fmt.Fprintf(&b, "%s %s", k, r.Parameters[k])
 		switch {
+		case over[k] && r.OverriddenBy[k] != "":
+			fmt.Fprintf(&b, " (**overridden**: %s)", r.OverriddenBy[k])
 		case over[k]:
 			b.WriteString(" (**overridden**)")
 		case chosen[k]:

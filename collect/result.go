@@ -30,6 +30,9 @@ type Result struct {
 	// differ from the profile's.
 	Parameters map[string]string `json:"parameters"`
 	Overridden []string          `json:"overridden,omitempty"`
+	// OverriddenBy says which flag, preset, variable or spec file
+	// overrode each (when recorded): "--quick", "--records".
+	OverriddenBy map[string]string `json:"overridden_by,omitempty"`
 	// Baseline is the profile's published table the run is compared with.
 	Baseline  *BaselineResult  `json:"baseline,omitempty"`
 	Workloads []WorkloadResult `json:"workloads"`

@@ -40,9 +40,10 @@ type Setup struct {
 	DBAuth            string `json:"db_auth"`
 	// Versions of the orchestrator (ybbench, go).
 	Versions map[string]string `json:"versions"`
-	// Invocations and Chosen as result.json has them.
-	Invocations []Invocation `json:"invocations,omitempty"`
-	Chosen      []Choice     `json:"chosen,omitempty"`
+	// OverriddenBy, Invocations and Chosen as result.json has them.
+	OverriddenBy map[string]string `json:"overridden_by,omitempty"`
+	Invocations  []Invocation      `json:"invocations,omitempty"`
+	Chosen       []Choice          `json:"chosen,omitempty"`
 	// DatabaseProduct is the run's flavor as a reader knows it
 	// (PostgreSQL), PublishedProduct the one of the published figures.
 	DatabaseProduct  string `json:"database_product,omitempty"`

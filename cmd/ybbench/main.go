@@ -229,6 +229,9 @@ func (o *options) resolve() (*pipeline.Resolved, error) {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
 	r, err := s.Resolve()
+	if r != nil {
+		r.Origins = pipeline.Origins(cl) // who overrode what, for the report
+	}
 	return r, exitcode.Wrap(exitcode.Config, err)
 }
 

@@ -75,7 +75,7 @@ func (r *Run) setup() (*collect.Setup, error) {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
 	if found {
-		s.Overridden, s.Chosen, s.Invocations = doc.Overridden, doc.Chosen, doc.Invocations
+		s.Overridden, s.OverriddenBy, s.Chosen, s.Invocations = doc.Overridden, doc.OverriddenBy, doc.Chosen, doc.Invocations
 	}
 	for _, w := range r.spec.Workloads {
 		sw := collect.SetupWorkload{Name: w}

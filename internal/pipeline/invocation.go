@@ -28,10 +28,12 @@ const InvocationsSchema = "ybbench-invocations/1"
 // invocationsDoc is invocations.json.
 type invocationsDoc struct {
 	Schema string `json:"schema"`
-	// Overridden and Chosen are as the creating command resolved them.
-	Overridden  []string             `json:"overridden"`
-	Chosen      []collect.Choice     `json:"chosen,omitempty"`
-	Invocations []collect.Invocation `json:"invocations"`
+	// Overridden and Chosen are as the creating command resolved them,
+	// and OverriddenBy which flag, preset, variable or file overrode each.
+	Overridden   []string             `json:"overridden"`
+	OverriddenBy map[string]string    `json:"overridden_by,omitempty"`
+	Chosen       []collect.Choice     `json:"chosen,omitempty"`
+	Invocations  []collect.Invocation `json:"invocations"`
 }
 
 // recordCreation writes invocations.json for a new run: what the spec
@@ -41,6 +43,14 @@ func (r *Run) recordCreation() error {
 		Invocations: []collect.Invocation{}}
 	if doc.Overridden == nil {
 		doc.Overridden = []string{}
+	}
+	for _, o := range doc.Overridden {
+		if by := r.spec.Origins[o]; by != "" {
+			if doc.OverriddenBy == nil {
+				doc.OverriddenBy = map[string]string{}
+			}
+			doc.OverriddenBy[o] = by
+		}
 	}
 	if inv, ok := r.invocation(); ok {
 		doc.Invocations = append(doc.Invocations, inv)

@@ -358,6 +358,9 @@ type Resolved struct {
 	// Chosen are the settings a default chose that differ from the
 	// profile's: not overrides, since the user did not ask for them.
 	Chosen []collect.Choice
+	// Origins says which layer gave each setting the command line gave
+	// (see Origins); nil when not known.
+	Origins map[string]string
 }
 
 // Resolve fills in the profile's parameters and notes which the spec overrode.
