@@ -52,7 +52,9 @@ func Aggregate(runDir string) (*Result, error) {
 		Versions: map[string]string{}, Parameters: setup.Parameters, Overridden: setup.Overridden,
 		Hosts: []Host{}, Workloads: []WorkloadResult{},
 		Environment: Environment{Provider: setup.Provider, Family: setup.Family, Binding: setup.Binding,
-			DBHosts: setup.DBHosts, ClientHosts: setup.ClientHosts, AcceptNewHostKeys: setup.AcceptNewHostKeys, DBAuth: "on"}}
+			DBHosts: setup.DBHosts, ClientHosts: setup.ClientHosts, AcceptNewHostKeys: setup.AcceptNewHostKeys, DBAuth: "on",
+			PublishedProduct: setup.PublishedProduct},
+		OverriddenBy: setup.OverriddenBy, Invocations: setup.Invocations, Chosen: setup.Chosen}
 	if setup.DBAuth == "off" {
 		res.Environment.DBAuth = "off"
 	}
@@ -71,9 +73,12 @@ func Aggregate(runDir string) (*Result, error) {
 			res.Hosts = append(res.Hosts, Host{Name: h.Name, Roles: h.Roles, InstanceType: h.InstanceType, Cloud: h.Cloud,
 				Region: h.Region, Zone: h.Zone, Shared: h.Shared, HostKeySource: h.SSH.HostKeySource, Facts: facts[h.Name]})
 		}
+		res.Environment.SharedMachine = sharedMachineOf(res.Hosts, setup.CPUs)
 	}
+	res.PreflightWarnings = preflightWarningsOf(facts, res.Hosts)
 	if hasDep {
 		res.Database = dep.database()
+		res.Database.Product = setup.DatabaseProduct
 		res.Database.Settings = withoutSecretPaths(res.Database.Settings, runDir)
 		res.Versions["database"] = dep.Flavor + " " + dep.Version
 		if dep.Settings["auth"] == "off" {
@@ -99,7 +104,8 @@ func Aggregate(runDir string) (*Result, error) {
 		}
 		if wr.Published != nil {
 			if v, err := wr.Published.LittlesLaw(res.Baseline.Threads); err == nil {
-				wr.PublishedLittlesLaw = &LittlesLaw{Threads: wr.Published.ThreadsOf(res.Baseline.Threads), Value: v}
+				wr.PublishedLittlesLaw = &LittlesLaw{Threads: wr.Published.ThreadsOf(res.Baseline.Threads), Value: v,
+					Tolerance: LittlesLawTolerance, Within: within(v, LittlesLawTolerance)}
 			}
 		}
 		for _, ph := range w.Phases {
@@ -143,6 +149,10 @@ func Aggregate(runDir string) (*Result, error) {
 				wr.Throughput, wr.ThroughputBasis = fig.throughput(&pr), fig.basis
 				wr.Comparisons = Compare(wr.Published, &pr, wr.Throughput, wr.CPU)
 				wr.Sanity, wr.SanityText = fig.sanity(&pr)
+				if wr.Sanity > 0 {
+					in := within(wr.Sanity, LittlesLawTolerance)
+					wr.SanityTolerance, wr.SanityWithin = LittlesLawTolerance, &in
+				}
 			}
 		}
 		res.Workloads = append(res.Workloads, wr)

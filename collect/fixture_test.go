@@ -78,7 +78,70 @@ func fixtureOps(p *profiles.Profile, workload string) []fixtureOp {
 // key), hosts.json, deployment.json (with a password file), run.json with
 // the measured phases' CPU, and one client's record files and summaries.
 // Its first three workloads ran; the duration was overridden.
+// fixtureSite is where a fixture run ran and how it was asked for.
+type fixtureSite struct {
+	provider, flavor, product, version string
+	// shared marks hosts sharing one machine (a local cluster).
+	shared bool
+	cpus   string
+	// warning is the preflight's warning of a host ("" for none).
+	warning      func(host string) string
+	settings     map[string]string
+	parameters   map[string]string
+	ddl          string
+	overridden   []string
+	overriddenBy map[string]string
+	chosen       []collect.Choice
+	invocations  []collect.Invocation
+}
+
+// inventorySite is an on-prem run of YugabyteDB on machines of its own,
+// one of them with a slow clock measurement.
+var inventorySite = fixtureSite{provider: "inventory", flavor: "yugabyte", product: "YugabyteDB", version: "2.20.1.0", cpus: "16",
+	warning: func(h string) string {
+		if h == "db-2" {
+			return "clock of db-2 measured with ±12ms uncertainty (slow round trips)"
+		}
+		return ""
+	},
+	settings:   map[string]string{"replication_factor": "3"},
+	parameters: map[string]string{"threads": "64", "duration": "1m0s", "flavor": "yugabyte", "client_hosts": "1"},
+	overridden: []string{"duration"},
+	invocations: []collect.Invocation{{At: fixtureEpoch, Tool: "ybbench 1.0.0 (commit 0123abc, go1.26.0)",
+		Args: []string{"ybbench", "run", "--inventory", "hosts.yaml", "--duration", "1m",
+			"--yb-tarball", "https://REDACTED@downloads.example/yugabyte-2.20.1.0.tar.gz?REDACTED"}},
+		{At: fixtureEpoch.Add(time.Hour), Tool: "ybbench 1.0.0 (commit 0123abc, go1.26.0)", Args: []string{"ybbench", "report", "--run", "r1"}}},
+}
+
+// localPostgresSite is `ybbench run --local --quick` on a 2-core machine:
+// PostgreSQL chosen by this machine's default, the --quick sizes, the
+// hosts' ulimits below the recommendation, a plain table for ddl range.
+var localPostgresSite = fixtureSite{provider: "local", flavor: "postgres", product: "PostgreSQL", version: "15.14", shared: true, cpus: "2",
+	warning: func(h string) string {
+		return "ulimit -n (open files) on " + h + " is 1024, below the recommended 1048576; ulimit -u (processes) on " + h + " is 7823, below the recommended 12000"
+	},
+	settings: map[string]string{"topology": "primary db-1, streaming replicas db-2, db-3, synchronous commit to a quorum", "auth": "scram-sha-256"},
+	parameters: map[string]string{"threads": "64", "duration": "1m0s", "flavor": "postgres", "client_hosts": "1", "records": "20000",
+		"operations": "200000", "load_threads": "16", "ddl": "range"},
+	ddl:        "CREATE TABLE usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT)",
+	overridden: []string{"records", "operations", "duration", "threads", "load_threads"},
+	overriddenBy: map[string]string{"records": "--quick", "operations": "--quick", "duration": "--duration",
+		"threads": "--quick", "load_threads": "--quick"},
+	chosen: []collect.Choice{{Setting: "flavor", Value: "postgres",
+		By: "the default for YSQL on this machine (the profile's is yugabyte, which needs a release tarball, yb_tarball)"}},
+	invocations: []collect.Invocation{{At: fixtureEpoch, Tool: "ybbench 1.0.0 (commit 0123abc, go1.26.0)",
+		Args: []string{"bin/ybbench", "run", "--local", "--quick", "--duration", "1m"}, Env: []string{"YBBENCH_AGENT_PROPERTIES=ysql.passwd=REDACTED"}}},
+}
+
 func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
+	t.Helper()
+	writeFixtureRunAt(t, dir, p, inventorySite)
+}
+
+// writeFixtureRunAt writes a fixture run directory of profile p run at a
+// site: setup.json, cluster.json, hosts.json, deployment.json, run.json,
+// the agents' records and summaries and the CPU files.
+func writeFixtureRunAt(t *testing.T, dir string, p *profiles.Profile, site fixtureSite) {
 	t.Helper()
 	workloads := p.Workloads
 	if len(workloads) > 3 {
@@ -86,10 +149,11 @@ func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
 	}
 	setup := &collect.Setup{Schema: collect.SetupSchema, RunID: p.Name + "-250301-1200-0a1b2c3d", Created: fixtureEpoch,
 		Profile: p.Name, Family: p.Family, Binding: p.Binding, Baseline: &p.Baseline, Notes: p.Notes,
-		Parameters: map[string]string{"threads": "64", "duration": "1m0s", "flavor": "yugabyte", "client_hosts": "1"},
-		Overridden: []string{"duration"}, Provider: "inventory", DBHosts: 3, ClientHosts: 1,
+		Parameters: site.parameters, Overridden: site.overridden, OverriddenBy: site.overriddenBy, Chosen: site.chosen, Invocations: site.invocations,
+		Provider: site.provider, DBHosts: 3, ClientHosts: 1,
 		AcceptNewHostKeys: p.Family == "kv", DBAuth: map[bool]string{true: "off", false: "on"}[p.Family == "sysbench"],
-		Versions: map[string]string{"ybbench": "test", "go": "go1.test"}}
+		Versions:        map[string]string{"ybbench": "test", "go": "go1.test"},
+		DatabaseProduct: site.product, PublishedProduct: "YugabyteDB", CPUs: 2}
 	for _, w := range workloads {
 		setup.Workloads = append(setup.Workloads, collect.SetupWorkload{Name: w, Phases: fixturePhases(p.Family)})
 	}
@@ -108,6 +172,7 @@ func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
 		InstanceType string   `json:"instance_type"`
 		SSH          ssh      `json:"ssh"`
 		Base         string   `json:"base"`
+		Shared       bool     `json:"shared,omitempty"`
 	}
 	source := "inventory ssh.host_key"
 	if setup.AcceptNewHostKeys {
@@ -121,16 +186,22 @@ func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
 			role = "client"
 		}
 		hosts = append(hosts, host{Name: name, Roles: []string{role}, PublicIP: "10.0.0." + strconv.Itoa(i+1), InstanceType: "i3.4xlarge",
-			SSH: ssh{User: "op", KeyFile: fixtureKeyFile, HostKey: fixtureHostKey, HostKeySource: source}, Base: "/data"})
-		facts[name] = map[string]string{"kernel": "6.1.0", "cpus": "16", "clock_skew_ms": strconv.Itoa(i)}
+			SSH: ssh{User: "op", KeyFile: fixtureKeyFile, HostKey: fixtureHostKey, HostKeySource: source}, Base: "/data", Shared: site.shared})
+		facts[name] = map[string]string{"kernel": "6.1.0", "cpus": site.cpus, "clock_skew_ms": strconv.Itoa(i)}
+		if w := site.warning(name); w != "" {
+			facts[name]["warnings"] = w
+		}
 	}
-	writeJSON(t, filepath.Join(dir, "cluster.json"), map[string]any{"name": setup.RunID, "provider": "inventory", "hosts": hosts})
+	writeJSON(t, filepath.Join(dir, "cluster.json"), map[string]any{"name": setup.RunID, "provider": site.provider, "hosts": hosts})
 	writeJSON(t, filepath.Join(dir, "hosts.json"), facts)
-	settings := map[string]string{"replication_factor": "3", "credentials": filepath.Join(dir, fixturePassword)}
+	settings := map[string]string{"credentials": filepath.Join(dir, fixturePassword)}
+	for k, v := range site.settings {
+		settings[k] = v
+	}
 	if setup.DBAuth == "off" {
 		settings["auth"] = "off"
 	}
-	writeJSON(t, filepath.Join(dir, "deployment.json"), map[string]any{"flavor": "yugabyte", "version": "2.20.1.0",
+	writeJSON(t, filepath.Join(dir, "deployment.json"), map[string]any{"flavor": site.flavor, "version": site.version,
 		"ysql": []map[string]any{{"host": "db-1", "addr": "10.0.0.1", "port": 5433}},
 		"ycql": []map[string]any{{"host": "db-1", "addr": "10.0.0.1", "port": 9042}},
 		"user": "ybbench", "password_file": filepath.Join(dir, fixturePassword), "database": "ycsb", "settings": settings,
@@ -144,8 +215,12 @@ func writeFixtureRun(t *testing.T, dir string, p *profiles.Profile) {
 	for _, w := range workloads {
 		for _, ph := range fixturePhases(p.Family) {
 			if ph.Name == "prepare" && p.Family == "ycsb" {
+				ddl := site.ddl
+				if ddl == "" {
+					ddl = "CREATE TABLE usertable (ycsb_key varchar PRIMARY KEY) -- " + w
+				}
 				writeJSON(t, filepath.Join(agent, w+"-prepare.json"), map[string]any{"schema": "ybload-ycsb-summary/1", "phase": "prepare",
-					"ddl": "CREATE TABLE usertable (ycsb_key varchar PRIMARY KEY) -- " + w})
+					"ddl": ddl})
 			}
 			if !ph.Records {
 				continue

@@ -7,14 +7,16 @@ import (
 	"strings"
 )
 
-// WriteMarkdown renders report.md from a result alone: per workload, the
-// measured table beside the published figures (each published column
-// saying which of our statistics it is compared with) and the sanity line.
+// WriteMarkdown renders report.md from a result alone: first the caveats
+// a reader must not miss (WriteCaveats), then per workload the measured
+// table beside the published figures (each published column saying which
+// of our statistics it is compared with) and the sanity line.
 // Everything it shows is in result.json, so a result renders the same
 // report wherever and whenever it is rendered.
 func WriteMarkdown(w io.Writer, r *Result) error {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# ybbench run %s — profile %s\n\n", r.RunID, r.Profile)
+	s.WriteString(caveats(r))
 	if len(r.Hosts) > 0 {
 		var db, cl []string
 		for _, h := range r.Hosts {
@@ -30,37 +32,18 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		}
 		fmt.Fprintf(&s, "Cluster: provider %s; db hosts %s; clients %s.\n", r.Environment.Provider, strings.Join(db, ", "), strings.Join(cl, ", "))
 	}
-	if r.Database != nil {
-		fmt.Fprintf(&s, "Database: %s %s.\n", r.Database.Flavor, r.Database.Version)
+	if d := r.Database; d != nil {
+		if d.Product != "" {
+			fmt.Fprintf(&s, "Database: %s %s (flavor %s).\n", d.Product, d.Version, d.Flavor)
+		} else {
+			fmt.Fprintf(&s, "Database: %s %s.\n", d.Flavor, d.Version)
+		}
 	}
 	fmt.Fprintf(&s, "Safety: database authentication %s (db_auth); unknown SSH host keys %s (accept_new_host_keys).\n",
 		r.Environment.DBAuth, map[bool]string{true: "accepted on first use", false: "refused"}[r.Environment.AcceptNewHostKeys])
-	fmt.Fprintf(&s, "Run at %s.\n\n", r.Created.UTC().Format("2006-01-02 15:04 UTC"))
-	if len(r.Parameters) > 0 {
-		s.WriteString("Parameters: ")
-		keys := make([]string, 0, len(r.Parameters))
-		for k := range r.Parameters {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		over := map[string]bool{}
-		for _, o := range r.Overridden {
-			over[o] = true
-		}
-		for i, k := range keys {
-			if i > 0 {
-				s.WriteString(", ")
-			}
-			fmt.Fprintf(&s, "%s %s", k, r.Parameters[k])
-			if over[k] {
-				s.WriteString(" (**overridden**)")
-			}
-		}
-		s.WriteString(".\n\n")
-	}
-	if len(r.Overridden) > 0 {
-		s.WriteString("> Parameters were overridden: these figures are not comparable with the published ones, which are shown for reference only.\n\n")
-	}
+	s.WriteString("\n")
+	s.WriteString(parametersLine(r))
+	s.WriteString(tablesLine(r))
 	for _, n := range r.Notes {
 		fmt.Fprintf(&s, "> %s\n", n)
 	}
@@ -74,8 +57,12 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		}
 		s.WriteString("\n\n")
 	}
+	sameDDL := commonDDL(r) != ""
 	for _, wr := range r.Workloads {
 		fmt.Fprintf(&s, "## %s\n\n", wr.Name)
+		if wr.DDL != "" && !sameDDL {
+			fmt.Fprintf(&s, "Table as created: `%s`\n\n", oneLine(wr.DDL))
+		}
 		for _, p := range wr.Phases {
 			fmt.Fprintf(&s, "**%s** — %d agent(s), %d threads, %d operations, %.0f ops/s over %.1f s", p.Phase, len(p.Agents), p.Threads, p.Ops, p.Throughput, float64(p.WindowMS)/1000)
 			if !p.Complete {
@@ -112,10 +99,10 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 			fmt.Fprintf(&s, " — %s.\n", wr.CPU[hosts[0]].Source)
 		}
 		if wr.SanityText != "" {
-			fmt.Fprintf(&s, "Sanity (Little's law, ≈ 1 for a closed loop): %s.\n", wr.SanityText)
+			s.WriteString(sanityLine(&wr))
 		}
 		if l := wr.PublishedLittlesLaw; l != nil {
-			fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f.\n", l.Threads, l.Value)
+			fmt.Fprintf(&s, "The published row itself: %d threads ÷ (throughput × mean latency) = %.2f, %s.\n", l.Threads, l.Value, verdict(l.Value, l.Tolerance, l.Within))
 		}
 		for _, pr := range wr.Problems {
 			fmt.Fprintf(&s, "- %s\n", pr)

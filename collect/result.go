@@ -10,7 +10,7 @@ import (
 
 // ResultSchema versions result.json. A change that breaks readers bumps it;
 // result.schema.json describes it.
-const ResultSchema = "ybbench-result/2"
+const ResultSchema = "ybbench-result/3"
 
 // Result is result.json: what was measured and everything that shapes the
 // numbers, built from the run directory alone (Aggregate). Its types are
@@ -30,10 +30,21 @@ type Result struct {
 	// differ from the profile's.
 	Parameters map[string]string `json:"parameters"`
 	Overridden []string          `json:"overridden,omitempty"`
+	// OverriddenBy says which flag, preset, variable or spec file
+	// overrode each (when recorded): "--quick", "--records".
+	OverriddenBy map[string]string `json:"overridden_by,omitempty"`
 	// Baseline is the profile's published table the run is compared with.
 	Baseline  *BaselineResult  `json:"baseline,omitempty"`
 	Workloads []WorkloadResult `json:"workloads"`
 	Notes     []string         `json:"notes,omitempty"`
+	// Invocations are the ybbench commands that worked on the run up to
+	// its collection, the first one being the one that started it.
+	Invocations []Invocation `json:"invocations,omitempty"`
+	// Chosen are the settings a default chose, where they differ from the
+	// profile's (Overridden holds only what the user asked for).
+	Chosen []Choice `json:"chosen,omitempty"`
+	// PreflightWarnings are the preflight's warnings, each naming its host.
+	PreflightWarnings []string `json:"preflight_warnings,omitempty"`
 }
 
 // Environment is where and how the run ran, including the safety
@@ -50,6 +61,11 @@ type Environment struct {
 	// DBAuth is "on" (generated credentials) or "off" (the database was
 	// left open, as in the seeds' setup).
 	DBAuth string `json:"db_auth"`
+	// SharedMachine is set when the hosts shared one machine.
+	SharedMachine *SharedMachine `json:"shared_machine,omitempty"`
+	// PublishedProduct is the database the published figures were
+	// measured on (YugabyteDB), to state when this run's was another.
+	PublishedProduct string `json:"published_product,omitempty"`
 }
 
 // Host is one machine of the run: what it is, never how to reach it.
@@ -72,7 +88,9 @@ type Host struct {
 // Database is the deployed database: flavor, version, endpoints and the
 // settings that shape a number (no credentials).
 type Database struct {
-	Flavor   string            `json:"flavor"`
+	Flavor string `json:"flavor"`
+	// Product is the flavor's database as a reader knows it (PostgreSQL).
+	Product  string            `json:"product,omitempty"`
 	Version  string            `json:"version"`
 	User     string            `json:"user,omitempty"`
 	Name     string            `json:"database,omitempty"`
@@ -108,6 +126,10 @@ type WorkloadResult struct {
 	// the measured phase: ≈ 1 for a closed loop.
 	Sanity     float64 `json:"sanity,omitempty"`
 	SanityText string  `json:"sanity_text,omitempty"`
+	// SanityTolerance is how far from 1 Sanity may be, and SanityWithin
+	// whether it is (absent when no figure was computed).
+	SanityTolerance float64 `json:"sanity_tolerance,omitempty"`
+	SanityWithin    *bool   `json:"sanity_within,omitempty"`
 	// CPU is each db host's CPU over the measured phase.
 	CPU      map[string]HostCPU `json:"cpu,omitempty"`
 	Problems []string           `json:"problems,omitempty"`
@@ -117,6 +139,9 @@ type WorkloadResult struct {
 type LittlesLaw struct {
 	Threads int     `json:"threads"`
 	Value   float64 `json:"value"`
+	// Tolerance is how far from 1 Value may be, and Within whether it is.
+	Tolerance float64 `json:"tolerance"`
+	Within    bool    `json:"within"`
 }
 
 // HostCPU is a db host's CPU use over a phase.

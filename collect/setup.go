@@ -11,7 +11,7 @@ import (
 const SetupFile = "setup.json"
 
 // SetupSchema versions setup.json.
-const SetupSchema = "ybbench-setup/1"
+const SetupSchema = "ybbench-setup/2"
 
 // Setup is setup.json: the profile as the run used it (its published table
 // included) and the parameters it ran with. With it, the agents' files,
@@ -40,6 +40,17 @@ type Setup struct {
 	DBAuth            string `json:"db_auth"`
 	// Versions of the orchestrator (ybbench, go).
 	Versions map[string]string `json:"versions"`
+	// OverriddenBy, Invocations and Chosen as result.json has them.
+	OverriddenBy map[string]string `json:"overridden_by,omitempty"`
+	Invocations  []Invocation      `json:"invocations,omitempty"`
+	Chosen       []Choice          `json:"chosen,omitempty"`
+	// DatabaseProduct is the run's flavor as a reader knows it
+	// (PostgreSQL), PublishedProduct the one of the published figures.
+	DatabaseProduct  string `json:"database_product,omitempty"`
+	PublishedProduct string `json:"published_product,omitempty"`
+	// CPUs is the orchestrator machine's core count: the cores of hosts
+	// that share it when the preflight could not read theirs.
+	CPUs int `json:"cpus,omitempty"`
 }
 
 // SetupWorkload is one workload and its agent phases.

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// resultSchema is result.schema.json, the JSON Schema of ybbench-result/2.
+// resultSchema is result.schema.json, the JSON Schema of ybbench-result/3.
 //
 //go:embed result.schema.json
 var resultSchema []byte

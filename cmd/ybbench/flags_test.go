@@ -65,7 +65,7 @@ func TestQuickPresetOnTheCommandLine(t *testing.T) {
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"overridden: records, duration, warmup, threads, flavor", "--threads=5", "--warmup-time=10", "--time=60"} {
+	for _, w := range []string{"overridden: records, duration, warmup, threads (", "chosen, not asked for: flavor postgres — ", "--threads=5", "--warmup-time=10", "--time=60"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("plan lacks %q:\n%s", w, out.String())
 		}

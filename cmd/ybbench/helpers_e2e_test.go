@@ -316,7 +316,7 @@ func assertNoDatabaseData(t *testing.T, dir string) {
 }
 
 // checkSchema checks a result.json a run wrote against result.schema.json
-// (ybbench-result/2): every result a test produces is validated.
+// (collect.ResultSchema): every result a test produces is validated.
 func checkSchema(t *testing.T, b []byte) {
 	t.Helper()
 	if err := collect.Validate(b); err != nil {

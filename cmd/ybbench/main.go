@@ -259,6 +259,7 @@ func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.Chec
 	if err := errors.Join(lerr, verr, cerr); err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
+	r.Origins = pipeline.Origins(cl) // who overrode what, for the report
 	return r, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -40,6 +41,10 @@ func deps(stderr io.Writer, verbose bool) pipeline.Deps {
 		Preflight: preflight,
 		Progress:  progressFor(stderr),
 		Log:       log,
+		// The command as typed, for the report (redacted there).
+		Args:    os.Args,
+		Environ: os.Environ(),
+		Tool:    "ybbench " + versionText(),
 	}
 }
 

@@ -29,15 +29,15 @@ func Builtin() *Registry {
 			{Name: "gcp", Planned: true},
 		},
 		Flavors: []Flavor{
-			{Name: postgres.Name, Traits: postgres.FlavorTraits(),
+			{Name: postgres.Name, Product: "PostgreSQL", Traits: postgres.FlavorTraits(),
 				New: func(*slog.Logger) provision.Flavor { return &postgres.Flavor{} }},
-			{Name: cassandra.Name, Traits: cassandra.FlavorTraits(), New: func(log *slog.Logger) provision.Flavor {
+			{Name: cassandra.Name, Product: "Apache Cassandra", Traits: cassandra.FlavorTraits(), New: func(log *slog.Logger) provision.Flavor {
 				if log == nil {
 					return cassandra.New()
 				}
 				return cassandra.New(cassandra.WithLogger(log))
 			}},
-			{Name: yugabyte.Name, Traits: yugabyte.FlavorTraits(),
+			{Name: yugabyte.Name, Product: "YugabyteDB", Traits: yugabyte.FlavorTraits(),
 				New: func(*slog.Logger) provision.Flavor { return yugabyte.New() }},
 		},
 	}

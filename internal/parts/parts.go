@@ -44,8 +44,11 @@ type ProviderOptions struct {
 
 // Flavor is a database flavor by name.
 type Flavor struct {
-	Name   string
-	Traits provision.FlavorTraits
+	Name string
+	// Product is the database it installs as a reader knows it
+	// (PostgreSQL, YugabyteDB): the report says which one ran.
+	Product string
+	Traits  provision.FlavorTraits
 	// New makes the flavor.
 	New func(log *slog.Logger) provision.Flavor
 }

@@ -99,6 +99,13 @@ func (r *Run) shipAgent(ctx context.Context, clients []infra.Host) error {
 // host outside the run's own directory (a base it had to make).
 func (r *Run) putAgent(ctx context.Context, clients []infra.Host, b []byte) (map[string]string, error) {
 	changes, err := r.agents().Ship(ctx, clients, b, func(host string) { r.progress().Host(host, "uploading the load agent") })
+	if err == nil {
+		// Said once every client has it, so that the stage's last frame
+		// does not show an upload that is over.
+		for _, h := range clients {
+			r.progress().Host(h.Name, "load agent in place")
+		}
+	}
 	details := map[string]string{}
 	for h, c := range changes {
 		details["host_changes."+h] = strings.Join(c, "; ")

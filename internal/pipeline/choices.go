@@ -104,3 +104,12 @@ func (s *Spec) inventoryRemedy(reg *parts.Registry) string {
 	}
 	return drop
 }
+
+// flavorNeeds says why a flavor is not the default here: what it needs
+// that a run does not have by default.
+func flavorNeeds(reg *parts.Registry, name string) string {
+	if f, ok := reg.Flavor(name); ok && f.Traits.Tarball {
+		return "needs a release tarball, yb_tarball"
+	}
+	return "is not the default here"
+}

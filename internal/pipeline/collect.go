@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,7 +65,18 @@ func (r *Run) setup() (*collect.Setup, error) {
 		Parameters: parametersOf(p.Family, r.spec.Params, r.spec), Overridden: r.spec.Overridden,
 		Baseline: &p.Baseline, Notes: p.Notes, Provider: r.spec.Provider, DBHosts: r.spec.DBHosts, ClientHosts: r.spec.ClientHosts,
 		AcceptNewHostKeys: r.spec.AcceptNewHostKeys, DBAuth: r.spec.DBAuth,
-		Versions: map[string]string{"ybbench": Version, "go": runtime.Version()}}
+		Versions:        map[string]string{"ybbench": Version, "go": runtime.Version()},
+		DatabaseProduct: productOf(r.deployedFlavor()), PublishedProduct: productOf(p.Flavor), CPUs: runtime.NumCPU()}
+	// The command that created the run resolved which settings the user
+	// overrode and which a default chose; run.json's resolved spec can no
+	// longer tell (a run made before invocations.json keeps its guess).
+	doc, found, err := readInvocations(r.dir)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Tool, err)
+	}
+	if found {
+		s.Overridden, s.OverriddenBy, s.Chosen, s.Invocations = doc.Overridden, doc.OverriddenBy, doc.Chosen, doc.Invocations
+	}
 	for _, w := range r.spec.Workloads {
 		sw := collect.SetupWorkload{Name: w}
 		for _, ph := range fam.phases(w) {
@@ -73,6 +85,22 @@ func (r *Run) setup() (*collect.Setup, error) {
 		s.Workloads = append(s.Workloads, sw)
 	}
 	return s, nil
+}
+
+// deployedFlavor is the flavor that installed the database, as its
+// deployment says (the spec's when nothing was installed).
+func (r *Run) deployedFlavor() string {
+	if r.dep != nil && r.dep.Flavor != "" {
+		return r.dep.Flavor
+	}
+	return r.spec.Flavor
+}
+
+// productOf is a flavor's database as a reader knows it ("" when the
+// registry does not know the flavor).
+func productOf(flavor string) string {
+	f, _ := builtin.Flavor(flavor)
+	return f.Product
 }
 
 // parametersOf lists the parameters that shape a family's numbers.
@@ -118,7 +146,9 @@ func RenderReport(dir string) (string, error) {
 	}
 	res, err := collect.ReadResult(raw)
 	if err != nil {
-		return "", err
+		// A result of an earlier schema is collected again from the run
+		// directory, which holds everything it was made from.
+		return "", fmt.Errorf("%w (ybbench collect --run %s writes it again)", err, dir)
 	}
 	var b bytes.Buffer
 	if err := collect.WriteMarkdown(&b, res); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/agentrun"
 	"github.com/ybbench/ybbench/internal/profiles"
@@ -28,9 +29,12 @@ type Plan struct {
 	Hardware    ProfileHardware `json:"documented_hardware"`
 	// Overridden are the settings that change the profile's run (the
 	// report marks them).
-	Overridden []string   `json:"overridden"`
-	Hosts      []PlanHost `json:"hosts"`
-	Versions   struct {
+	Overridden []string `json:"overridden"`
+	// Chosen are the settings a default chose that differ from the
+	// profile's (the flavor on a machine without a release tarball).
+	Chosen   []collect.Choice `json:"chosen"`
+	Hosts    []PlanHost       `json:"hosts"`
+	Versions struct {
 		Ybbench string `json:"ybbench"`
 		// Database is the flavor, and Source where its software comes from.
 		Database string `json:"database"`
@@ -80,7 +84,8 @@ func WritePlan(w io.Writer, s *Resolved, deps Deps) error {
 func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	p := s.P
 	pl := &Plan{Schema: PlanSchema, Profile: p.Name, Seeds: strings.Split(p.Seed, ", "), Description: p.Description,
-		Hardware: profileInfo(p).Hardware, Overridden: append([]string{}, s.Overridden...), Hosts: []PlanHost{}}
+		Hardware: profileInfo(p).Hardware, Overridden: append([]string{}, s.Overridden...),
+		Chosen: append([]collect.Choice{}, s.Chosen...), Hosts: []PlanHost{}}
 	prov, err := deps.Provider(&s.Spec, "")
 	if err != nil {
 		return nil, err
@@ -175,6 +180,9 @@ func WritePlanText(w io.Writer, pl *Plan) error {
 	fmt.Fprintf(&b, "documented hardware: %s %d× %s + %d× %s client(s); %s\n", h.Cloud, h.DB.Count, h.DB.Type, h.Client.Count, h.Client.Type, h.Note)
 	if len(pl.Overridden) > 0 {
 		fmt.Fprintf(&b, "overridden: %s (the report marks them)\n", strings.Join(pl.Overridden, ", "))
+	}
+	for _, c := range pl.Chosen {
+		fmt.Fprintf(&b, "chosen, not asked for: %s %s — %s\n", c.Setting, c.Value, c.By)
 	}
 	b.WriteString("\nhosts:\n")
 	for _, h := range pl.Hosts {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -214,6 +213,7 @@ type fakeRun struct {
 	flavor   *fakeFlavor
 	hosts    string // the hosts' root directory
 	err      error
+	progress *progressLog
 }
 
 // executeFake runs the whole pipeline on the fake parts: profile
@@ -221,7 +221,7 @@ type fakeRun struct {
 func executeFake(t *testing.T, installErr error) *fakeRun {
 	t.Helper()
 	bin := ybload(t)
-	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}}
+	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}, progress: &progressLog{}}
 	fr.provider = &fakeProvider{root: fr.hosts}
 	s := pipeline.Defaults()
 	s.RunsDir = filepath.Join(t.TempDir(), "runs")
@@ -255,7 +255,11 @@ func executeFake(t *testing.T, installErr error) *fakeRun {
 			checks, err := provision.Preflight(ctx, r, hosts, provision.PreflightOptions{MaxClockSkew: maxSkew, MinFreeBytes: 1 << 20})
 			return provision.PreflightFacts(checks), err
 		},
-		Progress: pipeline.NewLines(io.Discard),
+		Progress: fr.progress,
+		// A command line with secrets in it: the run records it redacted.
+		Args:    fakeArgs,
+		Environ: []string{"HOME=/root", "YBBENCH_YB_TARBALL=https://op:" + fakeSecret + "@downloads.example/yb.tar.gz", "YBBENCH_RECORDS=100"},
+		Tool:    "ybbench test",
 	}
 	fr.run, err = pipeline.New(res, deps)
 	if err != nil {
@@ -307,6 +311,7 @@ func TestFakePartsPipeline(t *testing.T) {
 		t.Fatalf("execute: %v (exit %d)", fr.err, exitcode.Of(fr.err))
 	}
 	checkTornDown(t, fr, pipeline.OutcomeSucceeded)
+	checkProgress(t, fr.progress)
 	if fr.provider.creates != 1 || fr.flavor.installs != 1 {
 		t.Errorf("%d creates and %d installs, want 1 and 1", fr.provider.creates, fr.flavor.installs)
 	}
@@ -369,6 +374,20 @@ func TestFakePartsPipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The command line is recorded, its secrets redacted, everywhere the
+	// run writes it.
+	for _, f := range []string{pipeline.InvocationsFile, pipeline.ResultFile, pipeline.ReportFile} {
+		b, err := os.ReadFile(filepath.Join(fr.run.Dir(), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), fakeSecret) {
+			t.Errorf("%s holds a secret of the command line", f)
+		}
+		if !strings.Contains(string(b), "ybbench run --quick") && !strings.Contains(string(b), `"--quick"`) {
+			t.Errorf("%s lacks the command line", f)
+		}
+	}
 	golden.Check(t, "fakeparts-report.md", normalReport(report, id))
 }
 
@@ -395,6 +414,14 @@ func TestFakePartsInstallFails(t *testing.T) {
 
 const varies = "<varies>"
 
+// fakeSecret stands for a secret given on the command line and in the
+// environment, which neither result.json nor report.md may hold.
+const fakeSecret = "hunter2-fake-secret"
+
+// fakeArgs is the command line the fake run records.
+var fakeArgs = []string{"ybbench", "run", "--quick", "--yb-tarball", "https://downloads.example/yb.tar.gz?X-Signature=" + fakeSecret,
+	"--agent-properties=ysql.passwd=" + fakeSecret + ",measurementtype=hdrhistogram"}
+
 // normalResult is result.json with what varies replaced: the run id, the
 // hosts' directory and the creation time; the Go version; each host's
 // preflight readings (clock, ulimits, free space: the keys stay, but the
@@ -412,6 +439,13 @@ func normalResult(t *testing.T, raw []byte, id, hosts string) []byte {
 	}
 	replace(doc, "created")
 	replace(object(doc["versions"]), "go")
+	// The preflight's warnings (ulimits) and the core count are this
+	// machine's; the commands' times vary.
+	delete(doc, "preflight_warnings")
+	replace(object(object(doc["environment"])["shared_machine"]), "cpus")
+	for _, inv := range array(doc["invocations"]) {
+		replace(object(inv), "at")
+	}
 	for _, h := range array(doc["hosts"]) {
 		facts := object(object(h)["facts"])
 		delete(facts, "warnings")
@@ -428,6 +462,9 @@ func normalResult(t *testing.T, raw []byte, id, hosts string) []byte {
 		if _, ok := wm["sanity_text"]; ok {
 			wm["sanity"] = varies
 		}
+		// Judged only when computed (not for sub-microsecond latencies).
+		delete(wm, "sanity_tolerance")
+		delete(wm, "sanity_within")
 		for _, c := range array(wm["comparisons"]) {
 			replace(object(c), "measured", "ratio")
 		}
@@ -481,7 +518,9 @@ var reportVaries = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`^(Run at ).*(\.)$`), "${1}" + varies + "${2}"},
+	// The caveats: this machine's cores and the run's start.
+	{regexp.MustCompile(`(shared one machine \()\d+ cores?`), "${1}N cores"},
+	{regexp.MustCompile(`(; started ).* UTC\.`), "${1}" + varies + "."},
 	{regexp.MustCompile(`^(\*\*\w+\*\* — \d+ agent\(s\), \d+ threads, \d+ operations, )\d+( ops/s over )[\d.]+( s.*)$`), "${1}~${2}~${3}"},
 	// A measurement's row: name, count and errors stay.
 	{regexp.MustCompile(`^(\| [A-Z-]+ \| \d+ \| \d+ \|)( [\d.]+ \|){6}$`), "${1} ~ | ~ | ~ | ~ | ~ | ~ |"},
@@ -500,11 +539,16 @@ var reportVaries = []struct {
 // replaced (reportVaries).
 func normalReport(report []byte, id string) []byte {
 	lines := strings.Split(strings.ReplaceAll(string(report), id, "<run-id>"), "\n")
-	for i, l := range lines {
+	var out []string
+	for _, l := range lines {
+		// The preflight's warnings are this machine's (its ulimits).
+		if strings.HasPrefix(l, "- **Preflight warnings:**") {
+			continue
+		}
 		for _, v := range reportVaries {
 			l = v.re.ReplaceAllString(l, v.with)
 		}
-		lines[i] = l
+		out = append(out, l)
 	}
-	return []byte(strings.Join(lines, "\n"))
+	return []byte(strings.Join(out, "\n"))
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 )
@@ -13,7 +11,12 @@ import (
 // Progress shows what the run is doing: stages, per-host states and the
 // agents' live rate and p99.
 type Progress interface {
+	// Stage begins a stage (or a bench phase): what is shown of the one
+	// before it goes, so that no line outlives the stage it belongs to.
 	Stage(name, about string)
+	// End says how a stage ended (done, failed, what a teardown left).
+	End(name, outcome string)
+	// Host sets a host's state within the current stage.
 	Host(host, state string)
 	// Agent receives one status line from an agent on host.
 	Agent(host, line string)
@@ -39,6 +42,9 @@ func (l *Lines) printf(format string, a ...any) {
 
 // Stage prints a stage line.
 func (l *Lines) Stage(name, about string) { l.printf("== %s: %s", name, about) }
+
+// End prints how a stage ended.
+func (l *Lines) End(name, outcome string) { l.printf("-- %s: %s", name, outcome) }
 
 // Host prints a host's state.
 func (l *Lines) Host(host, state string) { l.printf("   %s: %s", host, state) }
@@ -77,102 +83,4 @@ func summarizeStatus(line string) string {
 		}
 	}
 	return s
-}
-
-// Live is the progress for a terminal: a view redrawn in place with the
-// stage, every host's state and every agent's latest rate.
-type Live struct {
-	mu     sync.Mutex
-	w      io.Writer
-	stage  string
-	about  string
-	hosts  map[string]string
-	agents map[string]string
-	notes  []string
-	lines  int
-	done   chan struct{}
-}
-
-// NewLive draws on w (a terminal) and refreshes twice a second.
-func NewLive(w io.Writer) *Live {
-	l := &Live{w: w, hosts: map[string]string{}, agents: map[string]string{}, done: make(chan struct{})}
-	go func() {
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				l.draw()
-			case <-l.done:
-				return
-			}
-		}
-	}()
-	return l
-}
-
-// Stage sets the current stage.
-func (l *Live) Stage(name, about string) {
-	l.mu.Lock()
-	l.stage, l.about = name, about
-	l.mu.Unlock()
-	l.draw()
-}
-
-// Host sets a host's state.
-func (l *Live) Host(host, state string) {
-	l.mu.Lock()
-	l.hosts[host] = state
-	l.mu.Unlock()
-}
-
-// Agent records an agent's latest status.
-func (l *Live) Agent(host, line string) {
-	if s := summarizeStatus(line); s != "" {
-		l.mu.Lock()
-		l.agents[host] = s
-		l.mu.Unlock()
-	}
-}
-
-// Note adds a note (the last few are shown).
-func (l *Live) Note(msg string) {
-	l.mu.Lock()
-	l.notes = append(l.notes, msg)
-	if len(l.notes) > 5 {
-		l.notes = l.notes[len(l.notes)-5:]
-	}
-	l.mu.Unlock()
-}
-
-// Close draws once more and stops refreshing.
-func (l *Live) Close() {
-	l.draw()
-	close(l.done)
-}
-
-func (l *Live) draw() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var b strings.Builder
-	for i := 0; i < l.lines; i++ {
-		b.WriteString("\x1b[1A\x1b[2K") // up one line, clear it
-	}
-	out := []string{fmt.Sprintf("stage: %s — %s", l.stage, l.about)}
-	for _, m := range []map[string]string{l.hosts, l.agents} {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			out = append(out, fmt.Sprintf("  %-10s %s", k, m[k]))
-		}
-	}
-	out = append(out, l.notes...)
-	for _, o := range out {
-		b.WriteString(o + "\n")
-	}
-	l.lines = len(out)
-	io.WriteString(l.w, b.String())
 }

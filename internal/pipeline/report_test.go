@@ -3,6 +3,7 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,21 @@ func TestRenderReportFromResultAlone(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("%s: the report rendered from result.json alone differs from collect's golden:\n%s", profile, got)
 		}
+	}
+}
+
+// A result.json of an earlier schema is not rendered: the error says so
+// and how to collect it again in this version's.
+func TestRenderReportOfAnEarlierSchema(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ResultFile), []byte(`{"schema": "ybbench-result/2"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := RenderReport(dir)
+	if err == nil || !strings.Contains(err.Error(), "ybbench-result/2") || !strings.Contains(err.Error(), "ybbench collect --run "+dir) {
+		t.Errorf("got %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, ReportFile)); serr == nil {
+		t.Error("a report was written")
 	}
 }

@@ -38,6 +38,13 @@ type Deps struct {
 	Preflight func(ctx context.Context, r provision.Runner, hosts []infra.Host, maxSkew time.Duration) (map[string]map[string]string, error)
 	Progress  Progress
 	Log       *slog.Logger
+	// Args is the command line as typed (os.Args), Environ the process's
+	// environment and Tool the orchestrator's name and version: recorded,
+	// redacted, in invocations.json for the report. A nil Args records no
+	// command.
+	Args    []string
+	Environ []string
+	Tool    string
 }
 
 // Run is one run of the pipeline, backed by its directory runs/<id>/.
@@ -147,7 +154,11 @@ func New(s *Resolved, deps Deps) (*Run, error) {
 	if err != nil {
 		return fail(err)
 	}
-	return &Run{deps: deps, spec: s, dir: dir, ledger: l, lock: lock}, nil
+	r := &Run{deps: deps, spec: s, dir: dir, ledger: l, lock: lock}
+	if err := r.recordCreation(); err != nil {
+		return fail(err)
+	}
+	return r, nil
 }
 
 // Open reopens a run from its directory (resume, down, collect, report),
@@ -171,6 +182,11 @@ func Open(dir string, deps Deps) (*Run, error) {
 		return nil, err
 	}
 	r.lock = lock
+	if err := r.recordInvocation(); err != nil {
+		// What the report says of the commands is no reason to refuse a
+		// teardown or a resume.
+		r.log().Warn("recording the command in "+InvocationsFile, "err", err)
+	}
 	return r, nil
 }
 
@@ -239,7 +255,28 @@ func (r *Run) progress() Progress {
 // step runs fn as a ledger step: begun (with what it is about to do, to
 // which hosts) before, ended after.
 func (r *Run) step(name, about string, hosts []string, fn func() (map[string]string, error)) error {
+	return r.stepWith(name, about, hosts, fn, stepOutcome)
+}
+
+// stepOutcome is how the progress says a step ended.
+func stepOutcome(err error) string {
+	if err != nil {
+		return "failed: " + firstLine(err.Error())
+	}
+	return "done"
+}
+
+// firstLine is the first line of a (possibly joined) error's text.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// stepWith is step, the progress being told how it ended in outcome's
+// words.
+func (r *Run) stepWith(name, about string, hosts []string, fn func() (map[string]string, error), outcome func(error) string) (err error) {
 	r.progress().Stage(name, about)
+	defer func() { r.progress().End(name, outcome(err)) }()
 	if err := r.ledger.Begin(name, about, hosts); err != nil {
 		return exitcode.Wrap(exitcode.Tool, err)
 	}
@@ -451,16 +488,20 @@ func (r *Run) agentsStarted() bool { return r.ledger.Started(agentsStep) || r.be
 // on which nothing began since is "already torn down".
 func (r *Run) Down(ctx context.Context) error {
 	if r.ledger.Record().State == RunTornDown && !r.ledger.Open() {
-		r.progress().Note("already torn down")
+		// The last frame of a down with nothing to do still says what is left.
+		r.progress().End("down", "already torn down, nothing left")
 		return nil
 	}
 	about := "wipe the database and the agents' files, destroy the hosts"
+	reuses := false
 	if p, err := r.provider(); err == nil && p.Traits().ReusesMachines {
 		about = "stop and wipe the database and the agents' files (no machine is deleted)"
+		reuses = true
 	}
-	err := r.step("down", about, nil, func() (map[string]string, error) {
+	left := r.hostChanges()
+	err := r.stepWith("down", about, nil, func() (map[string]string, error) {
 		return nil, r.down(ctx)
-	})
+	}, func(err error) string { return teardownOutcome(err, reuses, left, r.dir) })
 	if err != nil {
 		remains := []string{err.Error()}
 		if lerr := r.ledger.SetState(RunTeardownIncomplete, remains); lerr != nil {

@@ -21,6 +21,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/internal/yamlsyntax"
@@ -371,6 +372,12 @@ type Resolved struct {
 	P          *profiles.Profile
 	Params     profiles.Parameters
 	Overridden []string
+	// Chosen are the settings a default chose that differ from the
+	// profile's: not overrides, since the user did not ask for them.
+	Chosen []collect.Choice
+	// Origins says which layer gave each setting the command line gave
+	// (see Origins); nil when not known.
+	Origins map[string]string
 }
 
 // Resolve fills in the profile's parameters and notes which the spec overrode.
@@ -417,7 +424,14 @@ func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 		r.Overridden = append(r.Overridden, "workloads")
 	}
 	if r.Flavor != p.Flavor {
-		r.Overridden = append(r.Overridden, "flavor")
+		// Only a flavor the user named is an override; one this machine's
+		// default chose is said to be so (the report's caveats).
+		if s.Flavor != "" {
+			r.Overridden = append(r.Overridden, "flavor")
+		} else {
+			r.Chosen = append(r.Chosen, collect.Choice{Setting: "flavor", Value: r.Flavor,
+				By: fmt.Sprintf("the default for %s on this machine (the profile's is %s, which %s)", strings.ToUpper(p.Binding), p.Flavor, flavorNeeds(reg, p.Flavor))})
+		}
 	}
 	if !filepath.IsAbs(r.RunsDir) {
 		abs, err := filepath.Abs(r.RunsDir)
