@@ -36,9 +36,7 @@ var (
 // beside it).
 func binaries(t *testing.T) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("the end-to-end tests need root (network namespaces)")
-	}
+	testenv.Need(t, os.Geteuid() == 0, "the end-to-end tests need root (network namespaces)")
 	buildOnce.Do(func() {
 		binDir, buildErr = os.MkdirTemp("", "ybbench-e2e-bin-")
 		if buildErr != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -478,9 +479,7 @@ func TestIntegrationStandInURL(t *testing.T) {
 
 	// curl as the hosts run it, through a shim that records its arguments.
 	realCurl, err := exec.LookPath("curl")
-	if err != nil {
-		t.Skip("no curl")
-	}
+	testenv.Need(t, err == nil, "no curl on PATH")
 	shim := filepath.Join(env.dir, "shim")
 	curlLog := filepath.Join(env.dir, "curl-argv.log")
 	os.Mkdir(shim, 0o755)
