@@ -149,8 +149,8 @@ func TestFaultHostKeyChangeIsRefused(t *testing.T) {
 	}
 	startSSHD(t, client, keyDir)
 	r := ybbench(t, "bench", "--run", dir)
-	if r.code == 0 || !strings.Contains(strings.ToLower(r.stderr), "host key") {
-		t.Errorf("exit %d; want the changed host key refused:\n%s", r.code, tail(r.stderr, 20))
+	if r.code != 4 || !strings.Contains(strings.ToLower(r.stderr), "host key") {
+		t.Errorf("exit %d; want 4 (provisioning) and the changed host key refused:\n%s", r.code, tail(r.stderr, 20))
 	}
 	if r := ybbench(t, "down", "--run", dir); r.code != 0 {
 		t.Errorf("down: %d\n%s", r.code, r.stderr)

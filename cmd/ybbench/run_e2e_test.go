@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/ycsb"
@@ -145,11 +146,20 @@ func TestE2EInventoryRun(t *testing.T) {
 	inv := writeInventory(t, c, nil)
 	invRuns := runsDir(t)
 	cleanupRuns(t, invRuns)
-	r := ybbench(t, quickArgs("run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns)...)
-	if r.code != 0 {
-		t.Fatalf("run --inventory: exit %d\n%s", r.code, r.stderr)
+	cmd, out := start(t, quickArgs("run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns)...)
+	invDir := runDirIn(t, invRuns, time.Minute)
+	// While the agents run, the database is there: the check after down
+	// that it is gone is then about a directory that existed.
+	waitStep(t, invDir, "bench/workloada/run", 5*time.Minute)
+	for _, h := range c.ByRole(infra.RoleDB) {
+		if fi, err := os.Stat(filepath.Join(h.Base, "inv", "ybbench", "postgres")); err != nil || !fi.IsDir() {
+			t.Errorf("%s: no database directory while the run benches: %v", h.Name, err)
+		}
 	}
-	invDir := runDirIn(t, invRuns, 0)
+	if code := exitCode(cmd.Wait()); code != 0 {
+		t.Fatalf("run --inventory: exit %d\n%s", code, tail(out.String(), 40))
+	}
+	r := result{code: 0, stdout: out.String()}
 	var res collect.Result
 	b, _ := os.ReadFile(filepath.Join(invDir, "result.json"))
 	checkSchema(t, b)
