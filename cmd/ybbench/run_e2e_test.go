@@ -6,11 +6,15 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -77,6 +81,8 @@ func TestE2ELocalStages(t *testing.T) {
 			}
 		}
 	}
+	assertQuorumReplication(t, c)
+
 	// The table (workloadd's, the last) holds the records plus exactly the
 	// inserts the agents report.
 	if got, want := countRows(t, dir, c), int64(3000)+inserted; got != want || inserted == 0 {
@@ -353,4 +359,62 @@ func TestE2ESysbenchLocal(t *testing.T) {
 		t.Errorf("state %q", l.State)
 	}
 	assertNothingRemains(t, dir, "10.213.112.")
+}
+
+// assertQuorumReplication checks what the postgres flavor promises on the
+// primary (the first db host) itself, over its socket as the service user:
+// one streaming replica per other db host, each in the quorum
+// (pg_stat_replication's sync_state), and synchronous_standby_names asking
+// for ANY n/2 of them.
+func assertQuorumReplication(t *testing.T, c *infra.Cluster) {
+	t.Helper()
+	dbs := c.ByRole(infra.RoleDB)
+	primary := dbs[0]
+	var socket string
+	filepath.WalkDir(primary.Base, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type()&fs.ModeSocket != 0 && strings.HasPrefix(e.Name(), ".s.PGSQL.") {
+			socket = p
+		}
+		return nil
+	})
+	if socket == "" {
+		t.Fatalf("no PostgreSQL socket under %s", primary.Base)
+	}
+	port := strings.TrimPrefix(filepath.Base(socket), ".s.PGSQL.")
+	fi, err := os.Stat(filepath.Dir(socket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := user.LookupId(strconv.Itoa(int(fi.Sys().(*syscall.Stat_t).Uid)))
+	if err != nil {
+		t.Fatalf("the owner of %s: %v", filepath.Dir(socket), err)
+	}
+	psql := mustGlob(t, "/usr/lib/postgresql/*/bin/psql")
+	if len(psql) == 0 {
+		t.Fatal("no psql in /usr/lib/postgresql/*/bin")
+	}
+	query := func(sql string) string {
+		t.Helper()
+		cmd := exec.Command("runuser", "-u", owner.Username, "--", psql[0], "-X", "-A", "-t", "-w",
+			"-h", filepath.Dir(socket), "-p", port, "-U", "postgres", "-d", "postgres", "-c", sql)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("psql on %s as %s: %s: %v\n%s", primary.Name, owner.Username, sql, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	var replicas, quoted []string
+	for _, h := range dbs[1:] {
+		replicas = append(replicas, h.Name+"|quorum")
+		quoted = append(quoted, `"`+h.Name+`"`)
+	}
+	rows := strings.Split(query("SELECT application_name || '|' || sync_state FROM pg_stat_replication ORDER BY application_name"), "\n")
+	if !slices.Equal(rows, replicas) {
+		t.Errorf("pg_stat_replication on %s: %q, want %q (a quorum standby per replica)", primary.Name, rows, replicas)
+	}
+	want := fmt.Sprintf("ANY %d (%s)", len(replicas)/2, strings.Join(quoted, ", "))
+	if got := query("SHOW synchronous_standby_names"); got != want {
+		t.Errorf("synchronous_standby_names on %s: %q, want %q", primary.Name, got, want)
+	}
 }
