@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -231,7 +232,7 @@ func waitPort(t *testing.T, h infra.Host) {
 // least one successful op, and returns how many. It fails the test when the
 // orchestrator (pid) or an agent ends first: whatever the test does next
 // lands while the agents are working.
-func waitRunning(t *testing.T, dir, file, op string, pid int, out *bytes.Buffer) int64 {
+func waitRunning(t *testing.T, dir, file, op string, pid int, out fmt.Stringer) int64 {
 	t.Helper()
 	c := readCluster(t, dir)
 	deadline := time.Now().Add(3 * time.Minute)
@@ -354,4 +355,68 @@ func exitCode(err error) int {
 		return 0
 	}
 	return -1
+}
+
+// A second SIGTERM during bench skips straight to teardown: the run still
+// tears down completely and exits 143, saying it skipped.
+func TestFaultSecondSignalSkipsToTeardown(t *testing.T) {
+	runs := runsDir(t)
+	cleanupRuns(t, runs)
+	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), quickArgs("run", "--local", "--db-hosts=1", "--client-hosts=1",
+		"--workloads=workloada", "--runs-dir="+runs, "--subnet=10.213.127.0/24", "--duration=120s", "--operations=100000000")...)
+	cmd.Env = ybbenchEnv(t)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	dir := runDirIn(t, runs, time.Minute)
+	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
+	waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
+	cmd.Process.Signal(syscall.SIGTERM)
+	// The first is taken (its message printed) before the second is sent.
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(out.String(), "ybbench: stopping") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of the first SIGTERM:\n%s", tail(out.String(), 30))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-done:
+		if code := exitCode(err); code != 143 {
+			t.Errorf("exit %d after two SIGTERMs, want 143\n%s", code, tail(out.String(), 30))
+		}
+	case <-time.After(5 * time.Minute): // a bound on a hang, not a measurement
+		cmd.Process.Kill()
+		t.Fatalf("the run did not end after a second SIGTERM:\n%s", tail(out.String(), 30))
+	}
+	if !strings.Contains(out.String(), "ybbench: skipping to teardown") {
+		t.Errorf("the second SIGTERM was not taken:\n%s", tail(out.String(), 30))
+	}
+	if l := readLedger(t, dir); l.State != "torn-down" {
+		t.Errorf("ledger state %q, want torn-down", l.State)
+	}
+	assertNothingRemains(t, dir, "10.213.127.")
+}
+
+// lockedBuffer is an output buffer a test reads while the process writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Buffer.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Buffer.String()
 }
