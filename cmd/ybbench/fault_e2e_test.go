@@ -357,13 +357,30 @@ func exitCode(err error) int {
 	return -1
 }
 
-// A second SIGTERM during bench skips straight to teardown: the run still
-// tears down completely and exits 143, saying it skipped.
+// A second SIGINT, or SIGTERM, during bench skips straight to teardown:
+// the run still tears down completely and exits 130 (143), saying it
+// skipped.
 func TestFaultSecondSignalSkipsToTeardown(t *testing.T) {
+	for _, c := range []struct {
+		sig    syscall.Signal
+		code   int
+		subnet string
+	}{
+		{syscall.SIGINT, 130, "10.213.128."},
+		{syscall.SIGTERM, 143, "10.213.127."},
+	} {
+		t.Run(c.sig.String(), func(t *testing.T) { secondSignal(t, c.sig, c.code, c.subnet) })
+	}
+}
+
+// secondSignal runs a bench on hosts of subnet (a prefix such as
+// 10.213.127.), sends sig once the agents measure and again once the first
+// is taken, and checks the teardown and the exit code.
+func secondSignal(t *testing.T, sig syscall.Signal, want int, subnet string) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
 	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), quickArgs("run", "--local", "--db-hosts=1", "--client-hosts=1",
-		"--workloads=workloada", "--runs-dir="+runs, "--subnet=10.213.127.0/24", "--duration=120s", "--operations=100000000")...)
+		"--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
 	cmd.Env = ybbenchEnv(t)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -375,32 +392,32 @@ func TestFaultSecondSignalSkipsToTeardown(t *testing.T) {
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
 	waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(sig)
 	// The first is taken (its message printed) before the second is sent.
 	deadline := time.Now().Add(time.Minute)
 	for !strings.Contains(out.String(), "ybbench: stopping") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no word of the first SIGTERM:\n%s", tail(out.String(), 30))
+			t.Fatalf("no word of the first %v:\n%s", sig, tail(out.String(), 30))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(sig)
 	select {
 	case err := <-done:
-		if code := exitCode(err); code != 143 {
-			t.Errorf("exit %d after two SIGTERMs, want 143\n%s", code, tail(out.String(), 30))
+		if code := exitCode(err); code != want {
+			t.Errorf("exit %d after two %vs, want %d\n%s", code, sig, want, tail(out.String(), 30))
 		}
 	case <-time.After(5 * time.Minute): // a bound on a hang, not a measurement
 		cmd.Process.Kill()
-		t.Fatalf("the run did not end after a second SIGTERM:\n%s", tail(out.String(), 30))
+		t.Fatalf("the run did not end after a second %v:\n%s", sig, tail(out.String(), 30))
 	}
 	if !strings.Contains(out.String(), "ybbench: skipping to teardown") {
-		t.Errorf("the second SIGTERM was not taken:\n%s", tail(out.String(), 30))
+		t.Errorf("the second %v was not taken:\n%s", sig, tail(out.String(), 30))
 	}
 	if l := readLedger(t, dir); l.State != "torn-down" {
 		t.Errorf("ledger state %q, want torn-down", l.State)
 	}
-	assertNothingRemains(t, dir, "10.213.127.")
+	assertNothingRemains(t, dir, subnet)
 }
 
 // lockedBuffer is an output buffer a test reads while the process writes.
