@@ -3,8 +3,9 @@ package pace
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
-	"time"
 )
 
 func TestTargetScheduleIsAbsolute(t *testing.T) {
@@ -45,10 +46,53 @@ func TestTargetJitterOnlyForSlowThreads(t *testing.T) {
 	}
 }
 
+// farClock is a clock always far past every arrival: the generator never
+// waits, so its whole sequence is read without the real clock.
+type farClock struct{}
+
+func (farClock) Now() int64 { return math.MaxInt64 / 2 }
+
+// startArrivals runs Poisson.Start on the far clock from origin and takes
+// the first n arrivals through a worker's pacer (the queue holds them all).
+func startArrivals(t *testing.T, rate float64, seed uint64, origin int64, n int) []int64 {
+	t.Helper()
+	p := &Poisson{Rate: rate, Queue: n, Seed: seed}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p.Start(ctx, farClock{}, origin)
+	w := p.Pacer(0, 0)
+	out := make([]int64, n)
+	for i := range out {
+		at, ok := w.Next(ctx)
+		if !ok {
+			t.Fatalf("the schedule ended after %d arrivals", i)
+		}
+		out[i] = at
+	}
+	return out
+}
+
+// The generator's arrivals are the running sums of -ln(1-u)/rate seconds
+// over the uniform draws of PCG(seed, 0x5851f42d4c957f2d), from the origin:
+// computed here from the draws themselves, not by the package.
+func TestPoissonStartFollowsItsDraws(t *testing.T) {
+	const rate, seed, origin, n = 250.0, 7, int64(5_000_000_000), 50
+	got := startArrivals(t, rate, seed, origin, n)
+	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
+	want := origin
+	for i, at := range got {
+		gap := -math.Log(1-rng.Float64()) * 1e9 / rate
+		want += int64(gap)
+		if at != want {
+			t.Fatalf("arrival %d at %d ns, want %d", i, at, want)
+		}
+	}
+}
+
+// The mean of the gaps is 1/rate and their coefficient of variation is 1.
 func TestPoissonGapIsExponential(t *testing.T) {
-	// The mean of the gaps is 1/rate and their coefficient of variation is 1.
 	const rate, n = 5000.0, 200_000
-	arr := Arrivals(rate, 42, n)
+	arr := startArrivals(t, rate, 42, 0, n)
 	var prev int64
 	var sum, sumsq float64
 	for _, a := range arr {
@@ -75,18 +119,16 @@ func TestPoissonGapIsExponential(t *testing.T) {
 	}
 }
 
-func TestPoissonSameSeedSameArrivals(t *testing.T) {
-	a, b := Arrivals(100, 7, 10), Arrivals(100, 7, 10)
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("arrival %d differs: %d vs %d", i, a[i], b[i])
-		}
+// The seed is the sequence: the same seed repeats it, another changes it.
+func TestPoissonSeedDecidesTheArrivals(t *testing.T) {
+	a, b := startArrivals(t, 100, 7, 0, 10), startArrivals(t, 100, 7, 0, 10)
+	if !slices.Equal(a, b) {
+		t.Errorf("seed 7 twice: %v and %v", a, b)
+	}
+	if c := startArrivals(t, 100, 8, 0, 10); slices.Equal(a, c) {
+		t.Errorf("seeds 7 and 8 give the same arrivals %v", a)
 	}
 }
-
-type fakeClock struct{ base time.Time }
-
-func (c fakeClock) Now() int64 { return int64(time.Since(c.base)) }
 
 // With nobody taking arrivals, the queue fills and the schedule fails with
 // ErrQueueFull instead of silently dropping or blocking.
@@ -94,10 +136,10 @@ func TestPoissonQueueOverflowIsAnError(t *testing.T) {
 	p := &Poisson{Rate: 1e6, Queue: 8, Seed: 1}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p.Start(ctx, fakeClock{time.Now()}, 0)
-	deadline := time.Now().Add(10 * time.Second)
-	for p.Err() == nil && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	p.Start(ctx, farClock{}, 0)
+	// The generator closes the queue when it overflows: drain it to the end.
+	w := p.Pacer(0, 0)
+	for _, ok := w.Next(ctx); ok; _, ok = w.Next(ctx) {
 	}
 	if p.Err() != ErrQueueFull {
 		t.Fatalf("err = %v, want ErrQueueFull", p.Err())

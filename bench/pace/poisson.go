@@ -43,20 +43,6 @@ func GapNs(rate, u float64) int64 {
 	return int64(-math.Log(1-u) * 1e9 / rate)
 }
 
-// Arrivals returns the first n arrival times (ns from the origin) that a
-// generator seeded with seed produces. It is the generator's own sequence,
-// exposed for tests and for reproducing a run.
-func Arrivals(rate float64, seed uint64, n int) []int64 {
-	rng := newRand(seed)
-	out := make([]int64, n)
-	var t int64
-	for i := range out {
-		t += GapNs(rate, rng.Float64())
-		out[i] = t
-	}
-	return out
-}
-
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)) }
 
 func (p *Poisson) queue() chan int64 {

@@ -3,20 +3,25 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/agentrun"
 )
 
 // Fault tests: each makes hosts of its own (its own subnet), never touching
@@ -30,7 +35,7 @@ func TestFaultKilledOrchestratorThenDown(t *testing.T) {
 	cmd, out := start(t, quickArgs("run", "--local", "--client-hosts=1", "--workloads=workloada", "--runs-dir="+runs, "--subnet=10.213.120.0/24", "--duration=120s", "--operations=100000000")...)
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
-	time.Sleep(3 * time.Second) // the agents are running
+	waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	t.Logf("orchestrator output:\n%s", tail(out.String(), 20))
@@ -68,7 +73,7 @@ func TestFaultInterruptDuringBench(t *testing.T) {
 	cmd, out := start(t, quickArgs("run", "--local", "--workloads=workloada", "--runs-dir="+runs, "--subnet=10.213.122.0/24", "--duration=120s", "--operations=100000000")...)
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
-	time.Sleep(4 * time.Second) // a few intervals measured
+	before := waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -89,8 +94,8 @@ func TestFaultInterruptDuringBench(t *testing.T) {
 	checkSchema(t, b)
 	json.Unmarshal(b, &res)
 	m := findMeasurement(t, &res, "workloada", "run", "READ")
-	if m.Count == 0 {
-		t.Errorf("what was measured before the interrupt was lost")
+	if m.Count < before {
+		t.Errorf("the result counts %d READs, the agent's records held %d before the interrupt: what was measured was lost", m.Count, before)
 	}
 	if l := readLedger(t, dir); l.State != "torn-down" {
 		t.Errorf("ledger state %q", l.State)
@@ -114,8 +119,8 @@ func TestFaultHostRefusesSSH(t *testing.T) {
 	invRuns := runsDir(t)
 	cleanupRuns(t, invRuns)
 	r := ybbench(t, "run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns, "--records=100")
-	if r.code == 0 || !strings.Contains(r.stderr, client.Name) || !strings.Contains(r.stderr, "connection refused") {
-		t.Errorf("exit %d; want a failure naming %s and the refused connection:\n%s", r.code, client.Name, tail(r.stderr, 20))
+	if r.code != 4 || !strings.Contains(r.stderr, client.Name) || !strings.Contains(r.stderr, "connection refused") {
+		t.Errorf("exit %d; want 4 (provisioning) naming %s and the refused connection:\n%s", r.code, client.Name, tail(r.stderr, 20))
 	}
 	if l := readLedger(t, runDirIn(t, invRuns, 0)); l.State != "torn-down" {
 		t.Errorf("the others were not torn down: %q", l.State)
@@ -145,8 +150,8 @@ func TestFaultHostKeyChangeIsRefused(t *testing.T) {
 	}
 	startSSHD(t, client, keyDir)
 	r := ybbench(t, "bench", "--run", dir)
-	if r.code == 0 || !strings.Contains(strings.ToLower(r.stderr), "host key") {
-		t.Errorf("exit %d; want the changed host key refused:\n%s", r.code, tail(r.stderr, 20))
+	if r.code != 4 || !strings.Contains(strings.ToLower(r.stderr), "host key") {
+		t.Errorf("exit %d; want 4 (provisioning) and the changed host key refused:\n%s", r.code, tail(r.stderr, 20))
 	}
 	if r := ybbench(t, "down", "--run", dir); r.code != 0 {
 		t.Errorf("down: %d\n%s", r.code, r.stderr)
@@ -195,6 +200,90 @@ func stopSSHD(t *testing.T, runDir, host string) {
 	for i := 0; i < 100 && alive(pid); i++ {
 		time.Sleep(100 * time.Millisecond)
 	}
+	if alive(pid) {
+		t.Fatalf("sshd %d of %s did not stop on SIGTERM", pid, host)
+	}
+}
+
+// waitPort waits until a local host's sshd accepts connections again.
+func waitPort(t *testing.T, h infra.Host) {
+	t.Helper()
+	port := h.SSH.Port
+	if port == 0 {
+		port = 22
+	}
+	addr := net.JoinHostPort(h.PublicIP, strconv.Itoa(port))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sshd of %s does not listen on %s: %v", h.Name, addr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitRunning polls the tick records the client hosts' agents are writing
+// for a phase (file: its stem, such as workloada-run) until they hold at
+// least one successful op, and returns how many. It fails the test when the
+// orchestrator (pid) or an agent ends first: whatever the test does next
+// lands while the agents are working.
+func waitRunning(t *testing.T, dir, file, op string, pid int, out fmt.Stringer) int64 {
+	t.Helper()
+	c := readCluster(t, dir)
+	deadline := time.Now().Add(3 * time.Minute)
+	for time.Now().Before(deadline) {
+		if !alive(pid) {
+			t.Fatalf("the orchestrator ended before %s measured any %s:\n%s", file, op, tail(out.String(), 30))
+		}
+		var n int64
+		for _, h := range c.ByRole(infra.RoleClient) {
+			f := readRecords(filepath.Join(agentrun.Dir(h), file+".jsonl"))
+			if f == nil {
+				continue
+			}
+			if f.End != nil {
+				t.Fatalf("the agent on %s finished %s before the test could act (%d %s measured)", h.Name, file, count(f, op), op)
+			}
+			n += count(f, op)
+		}
+		if n > 0 {
+			t.Logf("%s: %d %s measured, the agents still running", file, n, op)
+			return n
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("no %s measured in %s within 3 minutes:\n%s", op, file, tail(out.String(), 30))
+	return 0
+}
+
+// readRecords reads an agent's record file, nil while it has none or no
+// meta record yet.
+func readRecords(path string) *record.File {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	rf, err := record.Read(path, f)
+	if err != nil {
+		return nil
+	}
+	return rf
+}
+
+// count adds up the successful measurements of op in the measured ticks.
+func count(f *record.File, op string) (n int64) {
+	for _, tk := range f.Ticks {
+		if tk.Op == op && !tk.Warmup {
+			n += tk.Count
+		}
+	}
+	return n
 }
 
 // startSSHD starts a local host's sshd again in its namespace.
@@ -204,7 +293,7 @@ func startSSHD(t *testing.T, h infra.Host, sshDir string) {
 	if err != nil {
 		t.Fatalf("start sshd on %s: %v %s", h.Name, err, out)
 	}
-	time.Sleep(500 * time.Millisecond)
+	waitPort(t, h)
 }
 
 // The orchestrator SIGKILLed in the middle of a run: `ybbench resume`
@@ -213,10 +302,15 @@ func startSSHD(t *testing.T, h infra.Host, sshDir string) {
 func TestFaultKilledOrchestratorThenResume(t *testing.T) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
-	cmd, _ := start(t, quickArgs("run", "--local", "--db-hosts=1", "--client-hosts=1", "--workloads=workloada,workloadc", "--runs-dir="+runs, "--subnet=10.213.126.0/24")...)
+	// target=1000 ops/s: the 3000 records take about 3 s to load, so the
+	// test sees the table partly loaded before it kills the orchestrator.
+	cmd, out := start(t, quickArgs("run", "--local", "--db-hosts=1", "--client-hosts=1", "--workloads=workloada,workloadc", "--runs-dir="+runs, "--subnet=10.213.126.0/24", "--agent-properties=target=1000")...)
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloadc/load", 5*time.Minute)
-	time.Sleep(2 * time.Second) // the agent is loading: the table is half full
+	// The agent's records say the table is partly loaded: 0 < rows < 3000.
+	if n := waitRunning(t, dir, "workloadc-load", "INSERT", cmd.Process.Pid, out); n >= 3000 {
+		t.Fatalf("%d of 3000 records loaded: the load is not partial", n)
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	r := ybbench(t, "resume", "--run", dir)
@@ -261,4 +355,85 @@ func exitCode(err error) int {
 		return 0
 	}
 	return -1
+}
+
+// A second SIGINT, or SIGTERM, during bench skips straight to teardown:
+// the run still tears down completely and exits 130 (143), saying it
+// skipped.
+func TestFaultSecondSignalSkipsToTeardown(t *testing.T) {
+	for _, c := range []struct {
+		sig    syscall.Signal
+		code   int
+		subnet string
+	}{
+		{syscall.SIGINT, 130, "10.213.128."},
+		{syscall.SIGTERM, 143, "10.213.127."},
+	} {
+		t.Run(c.sig.String(), func(t *testing.T) { secondSignal(t, c.sig, c.code, c.subnet) })
+	}
+}
+
+// secondSignal runs a bench on hosts of subnet (a prefix such as
+// 10.213.127.), sends sig once the agents measure and again once the first
+// is taken, and checks the teardown and the exit code.
+func secondSignal(t *testing.T, sig syscall.Signal, want int, subnet string) {
+	runs := runsDir(t)
+	cleanupRuns(t, runs)
+	cmd := exec.Command(filepath.Join(binaries(t), "ybbench"), quickArgs("run", "--local", "--db-hosts=1", "--client-hosts=1",
+		"--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
+	cmd.Env = ybbenchEnv(t)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	dir := runDirIn(t, runs, time.Minute)
+	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
+	waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
+	cmd.Process.Signal(sig)
+	// The first is taken (its message printed) before the second is sent.
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(out.String(), "ybbench: stopping") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of the first %v:\n%s", sig, tail(out.String(), 30))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(sig)
+	select {
+	case err := <-done:
+		if code := exitCode(err); code != want {
+			t.Errorf("exit %d after two %vs, want %d\n%s", code, sig, want, tail(out.String(), 30))
+		}
+	case <-time.After(5 * time.Minute): // a bound on a hang, not a measurement
+		cmd.Process.Kill()
+		t.Fatalf("the run did not end after a second %v:\n%s", sig, tail(out.String(), 30))
+	}
+	if !strings.Contains(out.String(), "ybbench: skipping to teardown") {
+		t.Errorf("the second %v was not taken:\n%s", sig, tail(out.String(), 30))
+	}
+	if l := readLedger(t, dir); l.State != "torn-down" {
+		t.Errorf("ledger state %q, want torn-down", l.State)
+	}
+	assertNothingRemains(t, dir, subnet)
+}
+
+// lockedBuffer is an output buffer a test reads while the process writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Buffer.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Buffer.String()
 }

@@ -6,12 +6,17 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/ycsb"
@@ -80,6 +85,8 @@ func TestE2ELocalStages(t *testing.T) {
 			}
 		}
 	}
+	assertQuorumReplication(t, c)
+
 	// The table (workloadd's, the last) holds the records plus exactly the
 	// inserts the agents report.
 	if got, want := countRows(t, dir, c), int64(3000)+inserted; got != want || inserted == 0 {
@@ -149,11 +156,20 @@ func TestE2EInventoryRun(t *testing.T) {
 	inv := writeInventory(t, c, nil)
 	invRuns := runsDir(t)
 	cleanupRuns(t, invRuns)
-	r := ybbench(t, quickArgs("run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns)...)
-	if r.code != 0 {
-		t.Fatalf("run --inventory: exit %d\n%s", r.code, r.stderr)
+	cmd, out := start(t, quickArgs("run", "--inventory="+inv, "--workloads=workloada", "--runs-dir="+invRuns)...)
+	invDir := runDirIn(t, invRuns, time.Minute)
+	// While the agents run, the database is there: the check after down
+	// that it is gone is then about a directory that existed.
+	waitStep(t, invDir, "bench/workloada/run", 5*time.Minute)
+	for _, h := range c.ByRole(infra.RoleDB) {
+		if fi, err := os.Stat(filepath.Join(h.Base, "inv", "ybbench", "postgres")); err != nil || !fi.IsDir() {
+			t.Errorf("%s: no database directory while the run benches: %v", h.Name, err)
+		}
 	}
-	invDir := runDirIn(t, invRuns, 0)
+	if code := exitCode(cmd.Wait()); code != 0 {
+		t.Fatalf("run --inventory: exit %d\n%s", code, tail(out.String(), 40))
+	}
+	r := result{code: 0, stdout: out.String()}
 	var res collect.Result
 	b, _ := os.ReadFile(filepath.Join(invDir, "result.json"))
 	checkSchema(t, b)
@@ -347,4 +363,62 @@ func TestE2ESysbenchLocal(t *testing.T) {
 		t.Errorf("state %q", l.State)
 	}
 	assertNothingRemains(t, dir, "10.213.112.")
+}
+
+// assertQuorumReplication checks what the postgres flavor promises on the
+// primary (the first db host) itself, over its socket as the service user:
+// one streaming replica per other db host, each in the quorum
+// (pg_stat_replication's sync_state), and synchronous_standby_names asking
+// for ANY n/2 of them.
+func assertQuorumReplication(t *testing.T, c *infra.Cluster) {
+	t.Helper()
+	dbs := c.ByRole(infra.RoleDB)
+	primary := dbs[0]
+	var socket string
+	filepath.WalkDir(primary.Base, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type()&fs.ModeSocket != 0 && strings.HasPrefix(e.Name(), ".s.PGSQL.") {
+			socket = p
+		}
+		return nil
+	})
+	if socket == "" {
+		t.Fatalf("no PostgreSQL socket under %s", primary.Base)
+	}
+	port := strings.TrimPrefix(filepath.Base(socket), ".s.PGSQL.")
+	fi, err := os.Stat(filepath.Dir(socket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := user.LookupId(strconv.Itoa(int(fi.Sys().(*syscall.Stat_t).Uid)))
+	if err != nil {
+		t.Fatalf("the owner of %s: %v", filepath.Dir(socket), err)
+	}
+	psql := mustGlob(t, "/usr/lib/postgresql/*/bin/psql")
+	if len(psql) == 0 {
+		t.Fatal("no psql in /usr/lib/postgresql/*/bin")
+	}
+	query := func(sql string) string {
+		t.Helper()
+		cmd := exec.Command("runuser", "-u", owner.Username, "--", psql[0], "-X", "-A", "-t", "-w",
+			"-h", filepath.Dir(socket), "-p", port, "-U", "postgres", "-d", "postgres", "-c", sql)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("psql on %s as %s: %s: %v\n%s", primary.Name, owner.Username, sql, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	var replicas, quoted []string
+	for _, h := range dbs[1:] {
+		replicas = append(replicas, h.Name+"|quorum")
+		quoted = append(quoted, `"`+h.Name+`"`)
+	}
+	rows := strings.Split(query("SELECT application_name || '|' || sync_state FROM pg_stat_replication ORDER BY application_name"), "\n")
+	if !slices.Equal(rows, replicas) {
+		t.Errorf("pg_stat_replication on %s: %q, want %q (a quorum standby per replica)", primary.Name, rows, replicas)
+	}
+	want := fmt.Sprintf("ANY %d (%s)", len(replicas)/2, strings.Join(quoted, ", "))
+	if got := query("SHOW synchronous_standby_names"); got != want {
+		t.Errorf("synchronous_standby_names on %s: %q, want %q", primary.Name, got, want)
+	}
 }

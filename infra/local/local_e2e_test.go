@@ -40,12 +40,7 @@ const (
 
 func requireRootE2E(t *testing.T) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		if testenv.Required() {
-			t.Fatal("local hosts need root")
-		}
-		t.Skip("local hosts need root")
-	}
+	testenv.Need(t, os.Geteuid() == 0, "local hosts need root")
 }
 
 // runKey writes a fresh ed25519 key pair for a run: the private key (0600,

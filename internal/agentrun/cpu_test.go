@@ -2,7 +2,10 @@ package agentrun_test
 
 import (
 	"context"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
@@ -30,5 +33,43 @@ func TestSampleCPUOnThisMachine(t *testing.T) {
 	}
 	if _, err := agentrun.ParseCPU([]byte(`{"mode":"node","busy_ticks":1,"hz":100,"cores":2,"at":1,"extra":1}`)); err == nil {
 		t.Error("a reading with an unknown field was accepted")
+	}
+}
+
+// procStat reads this machine's aggregate cpu line: busy (user + nice +
+// system) and total (those with idle, iowait, irq, softirq, steal) ticks.
+func procStat(t *testing.T) (busy, total int64) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		t.Fatalf("/proc/stat starts with %q", line)
+	}
+	var v [8]int64
+	for i := range v {
+		if v[i], err = strconv.ParseInt(f[i+1], 10, 64); err != nil {
+			t.Fatalf("/proc/stat field %d: %v", i+1, err)
+		}
+	}
+	busy = v[0] + v[1] + v[2]
+	return busy, busy + v[3] + v[4] + v[5] + v[6] + v[7]
+}
+
+// The node reading is this machine's /proc/stat: read here just before and
+// just after, its counters lie between the two readings.
+func TestNodeCPUIsProcStat(t *testing.T) {
+	h := infra.Host{Name: "db-1"}
+	b0, t0 := procStat(t)
+	s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h})["db-1"]
+	b1, t1 := procStat(t)
+	if !ok || s.Mode != hostcpu.ModeNode {
+		t.Fatalf("no node reading: %+v", s)
+	}
+	if s.Busy < b0 || s.Busy > b1 || s.Total < t0 || s.Total > t1 {
+		t.Errorf("the sampler read busy %d total %d; /proc/stat said busy %d..%d, total %d..%d", s.Busy, s.Total, b0, b1, t0, t1)
 	}
 }

@@ -88,6 +88,10 @@ func ybload(t *testing.T) string {
 type fakeProvider struct {
 	root string
 
+	// keep names a host Destroy cannot delete (its base stays), as a
+	// cloud whose API refuses to delete a machine.
+	keep string
+
 	mu        sync.Mutex
 	creates   int
 	destroyed []string // cluster names
@@ -142,6 +146,10 @@ func (p *fakeProvider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	for _, h := range c.Hosts {
 		if _, err := os.Stat(provision.OwnDir(h.Base)); err == nil {
 			errs = append(errs, fmt.Errorf("%s: the run's own directory %s remains", h.Name, provision.OwnDir(h.Base)))
+		}
+		if h.Name == p.keep {
+			errs = append(errs, fmt.Errorf("%s: host %s could not be deleted", h.Name, h.Base))
+			continue
 		}
 		if err := os.RemoveAll(h.Base); err != nil {
 			errs = append(errs, err)
@@ -218,11 +226,14 @@ type fakeRun struct {
 
 // executeFake runs the whole pipeline on the fake parts: profile
 // ycsb-ysql with the agent's null binding, 3 db hosts and 1 client.
-func executeFake(t *testing.T, installErr error) *fakeRun {
+func executeFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *fakeRun {
 	t.Helper()
 	bin := ybload(t)
 	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}, progress: &progressLog{}}
 	fr.provider = &fakeProvider{root: fr.hosts}
+	for _, o := range opts {
+		o(fr.provider)
+	}
 	s := pipeline.Defaults()
 	s.RunsDir = filepath.Join(t.TempDir(), "runs")
 	s.Agent = bin
@@ -404,6 +415,32 @@ func TestFakePartsInstallFails(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(fr.run.Dir(), f)); !os.IsNotExist(err) {
 			t.Errorf("%s after a failed install: %v", f, err)
 		}
+	}
+}
+
+// A host the provider cannot delete is an incomplete teardown: the run
+// exits 6, its error names what remains and the command that retries,
+// the ledger records it, and the host is indeed still there.
+func TestFakePartsIncompleteTeardown(t *testing.T) {
+	fr := executeFake(t, nil, func(p *fakeProvider) { p.keep = "db-2" })
+	if exitcode.Of(fr.err) != exitcode.Teardown {
+		t.Fatalf("execute: %v (exit %d); want exit %d", fr.err, exitcode.Of(fr.err), exitcode.Teardown)
+	}
+	kept := filepath.Join(fr.hosts, "db-2")
+	for _, want := range []string{"db-2", kept, "ybbench down --run " + fr.run.Dir()} {
+		if !strings.Contains(fr.err.Error(), want) {
+			t.Errorf("the error does not say %q:\n%v", want, fr.err)
+		}
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the host the provider could not delete is gone: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(fr.hosts, "db-1")); !os.IsNotExist(err) {
+		t.Errorf("db-1 was not deleted: %v", err)
+	}
+	rec := fr.run.Ledger().Record()
+	if rec.State != pipeline.RunTeardownIncomplete || len(rec.Remains) == 0 || !strings.Contains(strings.Join(rec.Remains, "\n"), "db-2") {
+		t.Errorf("ledger: state %s, remains %q; want %s naming db-2", rec.State, rec.Remains, pipeline.RunTeardownIncomplete)
 	}
 }
 

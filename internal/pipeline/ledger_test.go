@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -56,11 +57,23 @@ func TestLedgerTransitionsAndResume(t *testing.T) {
 	}
 }
 
+// A run.json of another schema is refused with an error naming the file,
+// the schema found and the one this ybbench reads — not any error (a
+// missing file would give one too).
 func TestLedgerRejectsOtherSchemas(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "run.json"), []byte(`{"schema":"ybbench-run/9"}`), 0o644)
-	if _, err := OpenLedger(dir); err == nil {
-		t.Fatal("want a schema error")
+	path := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(path, []byte(`{"schema":"ybbench-run/9"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenLedger(dir)
+	if err == nil {
+		t.Fatal("a run.json of schema ybbench-run/9 was opened")
+	}
+	for _, want := range []string{path, `"ybbench-run/9"`, LedgerSchema} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the schema error %q does not name %s", err, want)
+		}
 	}
 }
 

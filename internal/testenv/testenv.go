@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -76,6 +77,26 @@ func Load() (*Endpoints, error) {
 
 // Required reports whether a missing server must fail the test rather than skip it.
 func Required() bool { return os.Getenv("YBBENCH_TESTENV_REQUIRED") == "1" }
+
+// Need skips the test when ok is false (something it needs, root or a
+// tool, is missing), or fails it when the test environment is required
+// (make test): a skip there would hide a tier that did not run.
+func Need(t testing.TB, ok bool, what string) {
+	t.Helper()
+	if ok {
+		return
+	}
+	if Required() {
+		t.Fatal(what + " (YBBENCH_TESTENV_REQUIRED=1: a missing requirement fails the test)")
+	}
+	t.Skip(what)
+}
+
+// OnPath reports whether a command is found on PATH.
+func OnPath(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}
 
 func missing(t testing.TB, what string, err error) {
 	t.Helper()

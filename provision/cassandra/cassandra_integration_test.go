@@ -25,6 +25,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/internal/sshdtest"
 	"github.com/ybbench/ybbench/provision/localexec"
@@ -35,13 +36,7 @@ import (
 // when YBBENCH_TESTENV_REQUIRED=1 (make test).
 func needs(t *testing.T, ok bool, what string) {
 	t.Helper()
-	if ok {
-		return
-	}
-	if os.Getenv("YBBENCH_TESTENV_REQUIRED") == "1" {
-		t.Fatal(what)
-	}
-	t.Skip(what)
+	testenv.Need(t, ok, what)
 }
 
 // countingRunner counts uploads.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/internal/testenv"
 )
 
 // sampleCluster: db1 a shared local host, db2 a host of our own with two
@@ -207,9 +208,7 @@ func walkActions(t *testing.T, name string, n parse.Node, allowed map[string]boo
 // and a command line full of shell syntax and has bash evaluate its
 // assignments: every value must come back exactly.
 func TestStartScriptKeepsHostileValues(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
+	testenv.Need(t, testenv.OnPath("bash"), "no bash on PATH")
 	h := infra.Host{Name: "h;1 $(id)", PrivateIP: "10.0.0.1", Base: "/tmp/b", ServiceUser: "yb"}
 	l := layoutOf(h)
 	yamlText := "cluster_name: \"it's $(touch /tmp/pwned) `id`\"\n# end\n"

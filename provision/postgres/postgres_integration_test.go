@@ -38,13 +38,7 @@ const serviceUser = "ybbench"
 // when the test environment is required (make test).
 func needs(t *testing.T, ok bool, what string) {
 	t.Helper()
-	if ok {
-		return
-	}
-	if testenv.Required() {
-		t.Fatal(what)
-	}
-	t.Skip(what)
+	testenv.Need(t, ok, what)
 }
 
 type testWriter struct{ t *testing.T }

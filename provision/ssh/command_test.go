@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ybbench/ybbench/internal/testenv"
 )
 
 func TestStdinHeader(t *testing.T) {
@@ -48,9 +50,7 @@ func TestBootstrapCommandLineHoldsNoValue(t *testing.T) {
 // TestBootstrapInLocalBash runs the bootstrap the way sshd would (through a
 // login shell's -c) with a local bash, to check what reaches the script.
 func TestBootstrapInLocalBash(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
+	testenv.Need(t, testenv.OnPath("bash"), "no bash on PATH")
 	secret := "v@l 'q' \"d\" $HOME `x` \\ \n second line"
 	script := `set -euo pipefail
 printf 'secret=%s|\n' "$SECRET"
@@ -131,9 +131,7 @@ func TestPgidSniffer(t *testing.T) {
 }
 
 func TestKillCommandKillsALocalGroup(t *testing.T) {
-	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("no setsid")
-	}
+	testenv.Need(t, testenv.OnPath("setsid"), "no setsid on PATH")
 	// A group of its own: a shell ignoring TERM, with a child.
 	cmd := exec.Command("setsid", "bash", "-c", `trap "" TERM; sleep 300 & wait`)
 	if err := cmd.Start(); err != nil {

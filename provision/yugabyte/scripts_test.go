@@ -8,6 +8,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/internal/testenv"
 )
 
 func TestRenderedScriptsGolden(t *testing.T) {
@@ -124,9 +125,7 @@ func TestTemplatesQuoteEveryValue(t *testing.T) {
 // values and paths full of shell syntax and has bash evaluate its
 // variable and array assignments: every value must come back exactly.
 func TestStartScriptKeepsHostileValues(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
+	testenv.Need(t, testenv.OnPath("bash"), "no bash on PATH")
 	hostile := []string{"--ysql_hba_conf_csv=host all all 0.0.0.0/0 trust,local all yugabyte trust", "--x=$(touch /tmp/pwned)", "--y=it's \"q\" `id` ; rm -rf / #", "--z=a\nb"}
 	base := "/tmp/base with space/$(id)/it's"
 	h := infra.Host{Name: "h;1", PrivateIP: "10.0.0.1", Base: base, ServiceUser: "yb"}

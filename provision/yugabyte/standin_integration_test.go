@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"net"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -220,9 +220,7 @@ type testEnv struct {
 func newTestEnv(t *testing.T) testEnv {
 	t.Helper()
 	for _, tool := range []string{"bash", "setsid", "sha256sum", "tar", "curl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s on PATH", tool)
-		}
+		testenv.Need(t, testenv.OnPath(tool), "needs "+tool+" on PATH")
 	}
 	// As root the servers run as nobody, through setpriv, as on a real
 	// host; otherwise as the user running the tests (no switch needed).
@@ -233,10 +231,10 @@ func newTestEnv(t *testing.T) testEnv {
 			t.Fatal(err)
 		}
 		svc = u.Username
-	} else if _, err := exec.LookPath("setpriv"); err != nil {
-		t.Skip("needs setpriv on PATH")
-	} else if _, err := user.Lookup(svc); err != nil {
-		t.Skip("needs the user nobody")
+	} else {
+		testenv.Need(t, testenv.OnPath("setpriv"), "needs setpriv on PATH")
+		_, err := user.Lookup(svc)
+		testenv.Need(t, err == nil, "needs the user nobody")
 	}
 	dir := t.TempDir()
 	// t.TempDir's directories are 0700: the service user must traverse

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -31,9 +32,7 @@ func TestE2EYugabyteRealTarball(t *testing.T) {
 		t.Skip("YBBENCH_YB_TARBALL is not set: the YugabyteDB release tarball cannot be downloaded on this machine; " +
 			"set it to a local yugabyte-<version>-b<build>-linux-<arch>.tar.gz to run this test")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: the servers run as the unprivileged user nobody through setpriv")
-	}
+	testenv.Need(t, os.Geteuid() == 0, "needs root: the servers run as the unprivileged user nobody through setpriv")
 	dir := t.TempDir()
 	for d := dir; strings.HasPrefix(d, os.TempDir()+"/"); d = filepath.Dir(d) {
 		if err := os.Chmod(d, 0o755); err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -115,7 +116,7 @@ func TestIntegrationStandInInstall(t *testing.T) {
 		"ready.leader":                  "127.0.0.1",
 		"version.api":                   `"version_number":"2.20.0.0"`,
 		"yb-tserver.limits@db3":         "nofile=",
-		"os.clock@db1":                  "",
+		"os.clock@db1":                  clockRecord(t),
 		"source.sha256_checked_against": "FlavorSpec.SHA256",
 	} {
 		if got, ok := set[k]; !ok || !strings.Contains(got, want) {
@@ -478,9 +479,7 @@ func TestIntegrationStandInURL(t *testing.T) {
 
 	// curl as the hosts run it, through a shim that records its arguments.
 	realCurl, err := exec.LookPath("curl")
-	if err != nil {
-		t.Skip("no curl")
-	}
+	testenv.Need(t, err == nil, "no curl on PATH")
 	shim := filepath.Join(env.dir, "shim")
 	curlLog := filepath.Join(env.dir, "curl-argv.log")
 	os.Mkdir(shim, 0o755)
@@ -711,4 +710,21 @@ func execSleep(t *testing.T) int {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	return cmd.Process.Pid
+}
+
+// clockRecord is what the prepare script must record about this machine's
+// clock synchronisation, found by asking the machine the same questions:
+// chronyc's tracking when there is a chronyc (parsed, or its failure),
+// else timedatectl's NTPSynchronized, else that it is unknown.
+func clockRecord(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("chronyc"); err == nil {
+		return "chronyc tracking"
+	}
+	if _, err := exec.LookPath("timedatectl"); err == nil {
+		if out, err := exec.Command("timedatectl", "show", "-p", "NTPSynchronized", "--value").Output(); err == nil {
+			return "chronyc not found; timedatectl NTPSynchronized=" + strings.TrimSpace(string(out))
+		}
+	}
+	return "chronyc not found; clock sync unknown"
 }
