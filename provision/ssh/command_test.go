@@ -36,7 +36,7 @@ func TestStdinHeader(t *testing.T) {
 }
 
 func TestBootstrapCommandLineHoldsNoValue(t *testing.T) {
-	cmd := bootstrapCommand()
+	cmd := bootstrapCommand(false)
 	if strings.Count(bootstrap, "'") != 0 {
 		t.Fatal("the bootstrap must not contain a single quote")
 	}
@@ -63,7 +63,7 @@ exit 3
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", "-c", bootstrapCommand())
+	cmd := exec.Command("bash", "-c", bootstrapCommand(false))
 	cmd.Stdin = bytes.NewReader(append(header, "caller's stdin\n"...))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
@@ -92,7 +92,7 @@ exit 3
 	}
 
 	// A truncated stdin is refused with a message, not run.
-	cmd = exec.Command("bash", "-c", bootstrapCommand())
+	cmd = exec.Command("bash", "-c", bootstrapCommand(false))
 	cmd.Stdin = strings.NewReader("export A=1\n")
 	out, err := cmd.CombinedOutput()
 	if !errors.As(err, &ee) || ee.ExitCode() != 255 || !strings.Contains(string(out), "incomplete environment block") {
