@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ybbench/ybbench/infra"
 )
 
 func TestStdinHeader(t *testing.T) {
@@ -155,5 +157,24 @@ func TestKillCommandKillsALocalGroup(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		_ = cmd.Process.Kill()
 		t.Fatal("the group survived SIGTERM and SIGKILL")
+	}
+}
+
+func TestSudoCommandLineIsTheFixedOneThroughSudo(t *testing.T) {
+	plain, sudo := bootstrapCommand(false), bootstrapCommand(true)
+	if sudo != "exec sudo -n -- "+strings.TrimPrefix(plain, "exec ") {
+		t.Fatalf("with sudo %q, without %q: want the same command behind sudo -n --", sudo, plain)
+	}
+	if k := shellCommand(true, killCommand(42, time.Second)); !strings.HasPrefix(k, "exec sudo -n -- bash -c ") {
+		t.Fatalf("the kill of a root command does not go through sudo: %q", k)
+	}
+}
+
+func TestEscalatesForEveryUserButRoot(t *testing.T) {
+	for user, want := range map[string]bool{"root": false, "ubuntu": true, "someone": true} {
+		h := infra.Host{SSH: infra.SSH{User: user}}
+		if escalates(h) != want {
+			t.Errorf("escalates(%s) = %v, want %v", user, !want, want)
+		}
 	}
 }

@@ -146,6 +146,25 @@ func (s *Server) Host(name string) infra.Host {
 	}
 }
 
+// HostAs is Host with another login user. sshd reads a user's
+// authorized keys as that user, so the server's directory (and the
+// temporary directory above it) become 0755 and its authorized_keys, a
+// public key, 0644.
+func (s *Server) HostAs(name, user string) infra.Host {
+	s.t.Helper()
+	for _, d := range []string{s.Dir, filepath.Dir(s.Dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(s.Dir, "authorized_keys"), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	h := s.Host(name)
+	h.SSH.User = user
+	return h
+}
+
 // Start runs sshd -D -e in the background and waits (up to 10 s) until it
 // accepts TCP connections. It may be called from any goroutine.
 func (s *Server) Start() error {
