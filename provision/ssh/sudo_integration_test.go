@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,53 +20,10 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/internal/sshdtest"
 	"github.com/ybbench/ybbench/provision/ssh"
 )
-
-// loginUser makes an unprivileged user of the test's own (removed in
-// t.Cleanup), able to log in with a key, and with passwordless sudo when
-// sudo is set (a sudoers drop-in, removed too). Call it before starting
-// the sshd, so that the server (and its sessions as the user) is stopped
-// before the user is removed.
-func loginUser(t *testing.T, sudo bool) string {
-	t.Helper()
-	if _, err := exec.LookPath("sudo"); err != nil {
-		if testenv.Required() {
-			t.Fatal("needs sudo (scripts/setup.sh installs it)")
-		}
-		t.Skip("needs sudo")
-	}
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
-	name := "ybt" + hex.EncodeToString(rnd[:])
-	if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/bash", "--comment", "ybbench test login", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd: %v: %s", err, out)
-	}
-	sudoers := "/etc/sudoers.d/" + name
-	t.Cleanup(func() {
-		_ = os.Remove(sudoers)
-		// A failed test may leave commands it ran as the user (the
-		// sshd is gone by now): they go first, by pid.
-		killUserProcesses(t, name)
-		if out, err := exec.Command("userdel", "--remove", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v: %s", name, err, out)
-		}
-	})
-	// A new account's password is "!" (locked), and sshd without PAM
-	// refuses any login to a locked account; "*" is no password at all.
-	if out, err := exec.Command("usermod", "-p", "*", name).CombinedOutput(); err != nil {
-		t.Fatalf("usermod: %v: %s", err, out)
-	}
-	if sudo {
-		if err := os.WriteFile(sudoers, []byte(name+" ALL=(ALL) NOPASSWD: ALL\n"), 0o440); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return name
-}
 
 // rootDir is a directory only root may enter, for files the login user
 // could not write or read itself.
@@ -81,7 +37,7 @@ func rootDir(t *testing.T, srv *sshdtest.Server) string {
 }
 
 func TestIntegrationSudoLoginRunsAsRootWithEnvOnStdin(t *testing.T) {
-	name := loginUser(t, true)
+	name := sshdtest.LoginUser(t, true)
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	f := newRunner(t)
 	h := srv.HostAs("db1", name)
@@ -165,7 +121,7 @@ func waitFile(t *testing.T, p string) {
 }
 
 func TestIntegrationSudoLoginPutGetRootOwned(t *testing.T) {
-	name := loginUser(t, true)
+	name := sshdtest.LoginUser(t, true)
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	f := newRunner(t)
 	h := srv.HostAs("db1", name)
@@ -238,7 +194,7 @@ func (s *stallingReader) Read(p []byte) (int, error) {
 }
 
 func TestIntegrationSudoLoginCutPutLeavesTheOldFile(t *testing.T) {
-	name := loginUser(t, true)
+	name := sshdtest.LoginUser(t, true)
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	f := newRunner(t)
 	h := srv.HostAs("db1", name)
@@ -318,7 +274,7 @@ func checkOwner(t *testing.T, p string, mode os.FileMode) {
 }
 
 func TestIntegrationLoginWithoutPasswordlessSudoFailsEarly(t *testing.T) {
-	name := loginUser(t, false)
+	name := sshdtest.LoginUser(t, false)
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	f := newRunner(t)
 	h := srv.HostAs("db7", name)
@@ -353,7 +309,7 @@ func TestIntegrationLoginWithoutPasswordlessSudoFailsEarly(t *testing.T) {
 }
 
 func TestIntegrationSudoLoginCancelKillsRootProcessGroup(t *testing.T) {
-	name := loginUser(t, true)
+	name := sshdtest.LoginUser(t, true)
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	f := newRunner(t)
 	h := srv.HostAs("db1", name)
@@ -419,55 +375,12 @@ func TestIntegrationSudoLoginCancelKillsRootProcessGroup(t *testing.T) {
 	}
 }
 
-// killUserProcesses kills, by pid, every process whose real uid is the
-// user's, and waits (up to 5 s) until they are gone.
-func killUserProcesses(t *testing.T, name string) {
-	t.Helper()
-	u, err := user.Lookup(name)
-	if err != nil {
-		return
-	}
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if uid, ok := realUID(pid); ok && uid == u.Uid {
-			pids = append(pids, pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, p := range pids {
-		for sshdtest.Alive(p) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-}
-
 // procUID is the real uid of pid, from /proc.
 func procUID(t *testing.T, pid int) string {
 	t.Helper()
-	uid, ok := realUID(pid)
+	uid, ok := sshdtest.RealUID(pid)
 	if !ok {
 		t.Fatalf("no uid for %d", pid)
 	}
 	return uid
-}
-
-func realUID(pid int) (string, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return "", false
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, "Uid:"); ok {
-			if f := strings.Fields(rest); len(f) > 0 {
-				return f[0], true
-			}
-		}
-	}
-	return "", false
 }
