@@ -41,7 +41,8 @@ func TestIntegrationOneNodeBehindAFirewall(t *testing.T) {
 
 	loginName := sshdtest.LoginUser(t, true)
 	ns := nshost.New(t)
-	srv := sshdtest.Start(t, sshdtest.Options{Netns: ns.NS, Addr: ns.Addr})
+	// As the local provider's hosts.sh: forwarding from the host only.
+	srv := sshdtest.Start(t, sshdtest.Options{Netns: ns.NS, Addr: ns.Addr, Extra: []string{"AllowTcpForwarding local"}})
 	ns.OnlySSHFromOrchestrator()
 	dir := t.TempDir()
 	for _, d := range []string{dir, filepath.Dir(dir)} {

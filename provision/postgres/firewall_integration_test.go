@@ -38,7 +38,8 @@ func TestIntegrationOverSSHBehindAFirewall(t *testing.T) {
 	sshdtest.Require(t)
 	login := sshdtest.LoginUser(t, true)
 	ns := nshost.New(t)
-	srv := sshdtest.Start(t, sshdtest.Options{Netns: ns.NS, Addr: ns.Addr})
+	// As the local provider's hosts.sh: forwarding from the host only.
+	srv := sshdtest.Start(t, sshdtest.Options{Netns: ns.NS, Addr: ns.Addr, Extra: []string{"AllowTcpForwarding local"}})
 	ns.OnlySSHFromOrchestrator()
 
 	const port = 5432 // free: the namespace is the host's own
