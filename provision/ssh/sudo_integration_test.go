@@ -130,7 +130,7 @@ func TestIntegrationSudoLoginPutGetRootOwned(t *testing.T) {
 
 	data := make([]byte, 3<<20+17)
 	_, _ = rand.Read(data)
-	dst := filepath.Join(dir, "a", "b", "agent")
+	dst := filepath.Join(dir, "a", "b", "ybload")
 	if err := f.runner.Put(ctx, h, dst, bytes.NewReader(data), 0o750); err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 //
 // SFTP runs as the login user, who cannot write the root-owned places the
 // flavors upload to (a base under /opt, a data disk) nor read what root
-// wrote there (an agent's 0600 records). So such transfers go through the
+// wrote there (ybload's 0600 records). So such transfers go through the
 // same bootstrap as Run, as root through sudo: the path, mode and size
 // travel in the environment block on stdin, the data right after it.
 // A Put writes a temporary file beside the destination, checks that it
