@@ -92,3 +92,27 @@ func TestIntegrationPreflightFailsOnSkewedHost(t *testing.T) {
 		t.Fatalf("db2 skew recorded as %s, want about +2s", checks[1].ClockSkew)
 	}
 }
+
+// TestIntegrationPreflightLoginUsers: a host whose login user has
+// passwordless sudo passes the preflight as root would; one whose user
+// has not stops it, at once, naming the host and the user (exit 4).
+func TestIntegrationPreflightLoginUsers(t *testing.T) {
+	withSudo, without := sshdtest.LoginUser(t, true), sshdtest.LoginUser(t, false)
+	a := sshdtest.Start(t, sshdtest.Options{})
+	b := sshdtest.Start(t, sshdtest.Options{})
+	hosts := []infra.Host{a.HostAs("db1", withSudo), b.HostAs("db2", without)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	checks, err := provision.Preflight(ctx, sshRunner(t), hosts, provision.PreflightOptions{MinFreeBytes: 1 << 20})
+	want := "user " + without + " on host db2 cannot run sudo without a password; ybbench needs root or passwordless sudo"
+	if err == nil || !strings.Contains(err.Error(), want) || exitcode.Of(err) != exitcode.Provision {
+		t.Fatalf("preflight: %v (code %d), want exit 4 with %q", err, exitcode.Of(err), want)
+	}
+	if strings.Contains(err.Error(), "db1") {
+		t.Errorf("db1, whose user has passwordless sudo, is in the error: %v", err)
+	}
+	if len(checks) != 2 || !checks[0].OK() || !checks[0].Reachable {
+		t.Fatalf("db1's check: %+v", checks)
+	}
+}

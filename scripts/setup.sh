@@ -37,7 +37,8 @@ packages=(
   ca-certificates
   sysbench            # a workload the benchmarks run
   util-linux          # runuser, flock, setpriv
-  iptables            # network-partition faults
+  iptables            # network-partition faults, hosts behind a firewall
+  sudo                # hosts whose SSH login user is not root (provision/ssh tests)
   python3             # scripts/testenv merges and writes JSON with it
 )
 

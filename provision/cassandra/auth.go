@@ -277,7 +277,7 @@ func describeLogin(l login) string {
 
 // session opens a session to one node as l.
 func (f *Flavor) session(h infra.Host, l login) (*gocql.Session, error) {
-	return nodeSession(f.cfg.cqlDial, h, 20*time.Second, l)
+	return nodeSession(f.target, h, 20*time.Second, l)
 }
 
 // pollSession opens a session to one node as l, trying again until the

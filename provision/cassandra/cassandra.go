@@ -54,6 +54,9 @@ type Flavor struct {
 	// Install (the bench role, then Cassandra's default role while the
 	// run's roles are not made yet).
 	logins *loginList
+	// via is the runner of the Install under way when it can dial from
+	// the hosts (ready.go: the CQL ports may be closed to us).
+	via *viaRunner
 }
 
 var _ provision.Flavor = (*Flavor)(nil)
@@ -90,10 +93,11 @@ func WithStopGrace(d time.Duration) Option { return func(c *config) { c.stopGrac
 func WithRingDelay(d time.Duration) Option { return func(c *config) { c.ringDelay = d } }
 
 // WithCQLDial sets how the orchestrator reaches a node's CQL port for the
-// readiness check: the address to dial for host h and the function that
-// dials it (nil: a plain TCP dial). The default dials <PrivateIP>:9042
-// directly; an orchestrator outside the hosts' network can dial through an
-// SSH connection instead (ssh.Client.DialContext has DialFunc's shape).
+// readiness check and the roles it makes: the address to dial for host h
+// and the function that dials it (nil: a plain TCP dial). The default
+// dials <PrivateIP>:9042 from the node itself when Install's runner can
+// (HostDialer: the SSH runner, through the host's SSH connection), else
+// directly from the orchestrator.
 func WithCQLDial(fn func(h infra.Host) (addr string, dial DialFunc)) Option {
 	return func(c *config) { c.cqlDial = fn }
 }
@@ -121,12 +125,9 @@ func New(opts ...Option) *Flavor {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.cqlDial == nil {
-		cfg.cqlDial = defaultCQLDial
-	}
-	f := &Flavor{cfg: cfg, logins: &loginList{}}
+	f := &Flavor{cfg: cfg, logins: &loginList{}, via: &viaRunner{}}
 	if f.cfg.probe == nil {
-		f.cfg.probe = gocqlProbe(f.cfg.cqlDial, DefaultProbeTimeout, f.logins.get)
+		f.cfg.probe = gocqlProbe(f.target, DefaultProbeTimeout, f.logins.get)
 	}
 	return f
 }

@@ -163,6 +163,7 @@ type hostInstall struct {
 }
 
 func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Cluster, s provision.FlavorSpec) (*provision.Deployment, error) {
+	f.via.set(r)
 	log := f.cfg.logger
 	if s.Logger != nil {
 		log = s.Logger

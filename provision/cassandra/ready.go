@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gocql/gocql"
@@ -56,12 +57,54 @@ type Peer struct {
 type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
 // Probe reads one node's state over CQL. The default opens a gocql
-// session to that node alone (see WithCQLDial); tests may replace it.
+// session to that node alone (see target); tests may replace it.
 type Probe func(ctx context.Context, h infra.Host) (NodeState, error)
 
-// defaultCQLDial dials <PrivateIP>:9042 directly from the orchestrator.
-func defaultCQLDial(h infra.Host) (string, DialFunc) {
-	return net.JoinHostPort(h.PrivateIP, strconv.Itoa(NativePort)), nil
+// HostDialer is a runner that opens TCP connections from a host itself:
+// the SSH runner does, through the host's SSH connection (direct-tcpip).
+// Cloud firewalls close the database ports to the operator and open them
+// inside the network, so the probe dials a node's CQL port from that node
+// whenever Install's runner can.
+type HostDialer interface {
+	Dial(ctx context.Context, h infra.Host, network, addr string) (net.Conn, error)
+}
+
+// viaRunner holds Install's runner when it is a HostDialer; the probe
+// reads it while Install runs.
+type viaRunner struct {
+	mu sync.Mutex
+	d  HostDialer
+}
+
+func (v *viaRunner) set(r any) {
+	d, _ := r.(HostDialer)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.d = d
+}
+
+func (v *viaRunner) get() HostDialer {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.d
+}
+
+// target is where and how a node's CQL port is dialed: WithCQLDial's
+// choice, else <PrivateIP>:9042 from the node itself through the runner,
+// else that address directly from the orchestrator (a runner of this
+// machine's hosts).
+func (f *Flavor) target(h infra.Host) (string, DialFunc) {
+	if f.cfg.cqlDial != nil {
+		return f.cfg.cqlDial(h)
+	}
+	addr := net.JoinHostPort(h.PrivateIP, strconv.Itoa(NativePort))
+	d := f.via.get()
+	if d == nil {
+		return addr, nil
+	}
+	return addr, func(ctx context.Context, network, a string) (net.Conn, error) {
+		return d.Dial(ctx, h, network, a)
+	}
 }
 
 type dialer struct{ fn DialFunc }

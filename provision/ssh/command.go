@@ -53,9 +53,25 @@ unset __ybbench_e
 eval "unset __ybbench_s
 $__ybbench_s"`
 
-// bootstrapCommand is the command line sent to sshd.
-func bootstrapCommand() string {
-	return "exec bash -c '" + bootstrap + "' ybbench"
+// bootstrapCommand is the command line sent to sshd; with sudo, the
+// bootstrap runs as root through `sudo -n` (see escalate.go). sudo passes
+// its standard input on untouched, so the environment and script blocks
+// still travel there and the command line stays the fixed one.
+func bootstrapCommand(sudo bool) string {
+	return shellCommand(sudo, bootstrap)
+}
+
+// shellCommand is the command line that runs script with bash on the
+// host, as root through `sudo -n` when sudo is set. Only fixed scripts of
+// this package go there (the bootstrap, the kill): nothing a caller gives.
+func shellCommand(sudo bool, script string) string {
+	cmd := "bash -c " + provision.Quote(script) + " ybbench"
+	if sudo {
+		// -n: never ask for a password (there is no one to type it);
+		// escalate.go checks this works before the first command.
+		cmd = "sudo -n -- " + cmd
+	}
+	return "exec " + cmd
 }
 
 // stdinHeader renders the environment and script blocks that precede the

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/testenv"
 )
 
@@ -38,7 +39,7 @@ func TestStdinHeader(t *testing.T) {
 }
 
 func TestBootstrapCommandLineHoldsNoValue(t *testing.T) {
-	cmd := bootstrapCommand()
+	cmd := bootstrapCommand(false)
 	if strings.Count(bootstrap, "'") != 0 {
 		t.Fatal("the bootstrap must not contain a single quote")
 	}
@@ -63,7 +64,7 @@ exit 3
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", "-c", bootstrapCommand())
+	cmd := exec.Command("bash", "-c", bootstrapCommand(false))
 	cmd.Stdin = bytes.NewReader(append(header, "caller's stdin\n"...))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
@@ -92,7 +93,7 @@ exit 3
 	}
 
 	// A truncated stdin is refused with a message, not run.
-	cmd = exec.Command("bash", "-c", bootstrapCommand())
+	cmd = exec.Command("bash", "-c", bootstrapCommand(false))
 	cmd.Stdin = strings.NewReader("export A=1\n")
 	out, err := cmd.CombinedOutput()
 	if !errors.As(err, &ee) || ee.ExitCode() != 255 || !strings.Contains(string(out), "incomplete environment block") {
@@ -153,5 +154,24 @@ func TestKillCommandKillsALocalGroup(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		_ = cmd.Process.Kill()
 		t.Fatal("the group survived SIGTERM and SIGKILL")
+	}
+}
+
+func TestSudoCommandLineIsTheFixedOneThroughSudo(t *testing.T) {
+	plain, sudo := bootstrapCommand(false), bootstrapCommand(true)
+	if sudo != "exec sudo -n -- "+strings.TrimPrefix(plain, "exec ") {
+		t.Fatalf("with sudo %q, without %q: want the same command behind sudo -n --", sudo, plain)
+	}
+	if k := shellCommand(true, killCommand(42, time.Second)); !strings.HasPrefix(k, "exec sudo -n -- bash -c ") {
+		t.Fatalf("the kill of a root command does not go through sudo: %q", k)
+	}
+}
+
+func TestEscalatesForEveryUserButRoot(t *testing.T) {
+	for user, want := range map[string]bool{"root": false, "ubuntu": true, "someone": true} {
+		h := infra.Host{SSH: infra.SSH{User: user}}
+		if escalates(h) != want {
+			t.Errorf("escalates(%s) = %v, want %v", user, !want, want)
+		}
 	}
 }

@@ -210,6 +210,14 @@ func (r *Runner) connect(ctx context.Context, h infra.Host) (c *conn, dials int,
 	if err != nil {
 		return nil, dials, err
 	}
+	if escalates(h) {
+		// Before the connection serves anything: a login user without
+		// passwordless sudo fails here, once, naming itself.
+		if err := checkSudo(client, h); err != nil {
+			client.Close()
+			return nil, dials, err
+		}
+	}
 	hc.c = newConn(client, r.keepalive, r.log.With("host", h.Name))
 	r.mu.Lock()
 	closed := r.closed

@@ -16,6 +16,12 @@
 //   - Scripts and environment values travel on stdin, never on a command
 //     line; logs name the variables, never their values.
 //   - Cancelling the context kills the remote command's process group.
+//   - A login user other than root escalates with `sudo -n`, checked once
+//     per connection (escalate.go); files then move through a root shell
+//     instead of SFTP (sudoxfer.go).
+//   - Dial opens a TCP connection from the host itself through its SSH
+//     connection (direct-tcpip), so that probes reach database ports a
+//     firewall closes to the orchestrator.
 package ssh
 
 import (
@@ -241,7 +247,7 @@ func (r *Runner) Run(ctx context.Context, h infra.Host, script string, opts ...p
 		_ = lg.Close("error: " + err.Error())
 		return res, classifyProvision(wrap(fmt.Errorf("stdin: %w", err)))
 	}
-	if err := sess.Start(bootstrapCommand()); err != nil {
+	if err := sess.Start(bootstrapCommand(escalates(h))); err != nil {
 		_ = lg.Close("error: " + err.Error())
 		return res, classifyProvision(wrap(fmt.Errorf("start: %w", err)))
 	}
@@ -270,7 +276,7 @@ func (r *Runner) Run(ctx context.Context, h infra.Host, script string, opts ...p
 
 	// Cancelled: kill the remote process group through a second session,
 	// then give the command's session a moment to report.
-	killed := r.killRemote(c, sess, sniff, log)
+	killed := r.killRemote(c, escalates(h), sess, sniff, log)
 	select {
 	case werr := <-waitc:
 		res.ExitCode = exitStatus(werr)
@@ -322,8 +328,9 @@ func exitStatus(err error) int {
 }
 
 // killRemote kills the cancelled command's process group and says what it
-// did (for the error and the log).
-func (r *Runner) killRemote(c *conn, sess *xssh.Session, sniff *pgidSniffer, log *slog.Logger) string {
+// did (for the error and the log). With sudo the group runs as root, so
+// the kill goes through sudo too.
+func (r *Runner) killRemote(c *conn, sudo bool, sess *xssh.Session, sniff *pgidSniffer, log *slog.Logger) string {
 	select {
 	case <-sniff.Got():
 	case <-time.After(pgidWait):
@@ -349,7 +356,7 @@ func (r *Runner) killRemote(c *conn, sess *xssh.Session, sniff *pgidSniffer, log
 	}
 	defer ks.Close()
 	done := make(chan error, 1)
-	go func() { done <- ks.Run("exec bash -c " + provision.Quote(killCommand(g, r.killGrace))) }()
+	go func() { done <- ks.Run(shellCommand(sudo, killCommand(g, r.killGrace))) }()
 	select {
 	case err := <-done:
 		if err != nil {

@@ -16,13 +16,17 @@ import (
 	"github.com/ybbench/ybbench/infra"
 )
 
-// Put writes src to dst on h over SFTP: parent directories are created,
+// Put writes src to dst on h over SFTP (as root through sudo when the login
+// user is not root: sudoxfer.go): parent directories are created,
 // the data goes to a temporary name beside dst, gets mode, and is renamed
 // over dst, so a reader never sees half a file and an interrupted Put
 // leaves the old file in place. Remote paths are slash-separated (relative
 // ones are relative to the SSH user's home).
 func (r *Runner) Put(ctx context.Context, h infra.Host, dst string, src io.Reader, mode fs.FileMode) error {
 	wrap := func(err error) error { return classifyProvision(fmt.Errorf("ssh %s: put %s: %w", h.Name, dst, err)) }
+	if escalates(h) {
+		return wrapErr(wrap, r.sudoPut(ctx, h, dst, src, mode))
+	}
 	c, sc, err := r.sftp(ctx, h)
 	if err != nil {
 		return wrap(err)
@@ -77,9 +81,13 @@ func put(ctx context.Context, sc *sftp.Client, dst string, src io.Reader, mode f
 	return nil
 }
 
-// Get streams src on h to dst over SFTP.
+// Get streams src on h to dst over SFTP (as root through sudo when the
+// login user is not root).
 func (r *Runner) Get(ctx context.Context, h infra.Host, src string, dst io.Writer) error {
 	wrap := func(err error) error { return classifyProvision(fmt.Errorf("ssh %s: get %s: %w", h.Name, src, err)) }
+	if escalates(h) {
+		return wrapErr(wrap, r.sudoGet(ctx, h, src, dst))
+	}
 	c, sc, err := r.sftp(ctx, h)
 	if err != nil {
 		return wrap(err)
@@ -129,4 +137,12 @@ func (r *Runner) sftpFailed(c *conn, sc *sftp.Client, err error) {
 		return
 	}
 	c.resetSFTP(sc)
+}
+
+// wrapErr applies wrap to a non-nil error.
+func wrapErr(wrap func(error) error, err error) error {
+	if err == nil {
+		return nil
+	}
+	return wrap(err)
 }

@@ -110,7 +110,7 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 		}
 		return nil
 	}
-	api := f.api()
+	api := f.api(r)
 	progress := func(stage string) func(string) {
 		return func(p string) { log.Info("waiting", "stage", stage, "for", p) }
 	}

@@ -30,10 +30,39 @@ import (
 // masters start, before the tservers do). The client probes of §9.4 step 5
 // (ysqlsh, ycqlsh) are not made.
 
-// apiClient reaches the masters' HTTP API.
+// HostDialer is a runner that opens TCP connections from a host itself:
+// the SSH runner does, through the host's SSH connection (direct-tcpip).
+// Cloud firewalls close the masters' HTTP port to the operator and open
+// it inside the network, so the check asks each master from that master
+// whenever Install's runner can.
+type HostDialer interface {
+	Dial(ctx context.Context, h infra.Host, network, addr string) (net.Conn, error)
+}
+
+// apiClient reaches the masters' HTTP API: directly, or from each master
+// host through dial when it is set.
 type apiClient struct {
 	http *http.Client
 	base func(h infra.Host) string
+	dial func(ctx context.Context, h infra.Host, network, addr string) (net.Conn, error)
+}
+
+// client is the HTTP client that reaches master h.
+func (c apiClient) client(h infra.Host) *http.Client {
+	if c.dial == nil {
+		return c.http
+	}
+	return &http.Client{
+		Timeout: c.http.Timeout,
+		Transport: &http.Transport{
+			// No proxy: the connection starts on the host.
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				return c.dial(ctx, h, network, addr)
+			},
+			// One request per tunnel: nothing is left open between polls.
+			DisableKeepAlives: true,
+		},
+	}
 }
 
 // get fetches one path from one master; a non-2xx status is not an error.
@@ -42,7 +71,7 @@ func (c apiClient) get(ctx context.Context, h infra.Host, p string) (int, []byte
 	if err != nil {
 		return 0, nil, err
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.client(h).Do(req)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -61,8 +61,11 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 
 // WithMasterURL sets how the orchestrator reaches a master's HTTP API: the
 // base URL (scheme, host, port, optional path prefix) for each master
-// host. The default is http://<PublicIP, or PrivateIP when empty>:7000.
-// Tests point it at a server of their own; an SSH tunnel could too.
+// host, dialed from the orchestrator. The default is
+// http://<PrivateIP>:7000 from the master host itself when Install's
+// runner can dial from its hosts (HostDialer: the SSH runner), else
+// http://<PublicIP, or PrivateIP when empty>:7000 from the orchestrator.
+// Tests point it at a server of their own.
 func WithMasterURL(fn func(h infra.Host) string) Option {
 	return func(c *config) { c.masterURL = fn }
 }
@@ -107,9 +110,6 @@ func New(opts ...Option) *Flavor {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if cfg.masterURL == nil {
-		cfg.masterURL = defaultMasterURL
-	}
 	if cfg.httpClient == nil {
 		cfg.httpClient = &http.Client{Timeout: 5 * time.Second}
 	}
@@ -143,7 +143,27 @@ func (f *Flavor) graceSeconds() int {
 	return max(1, int(math.Ceil(f.cfg.stopGrace.Seconds())))
 }
 
-func (f *Flavor) api() apiClient { return apiClient{http: f.cfg.httpClient, base: f.cfg.masterURL} }
+// api is the masters' HTTP API as Install's runner r lets the
+// orchestrator reach it: WithMasterURL's URL directly, else through r
+// from each master host, else the default URL directly.
+func (f *Flavor) api(r provision.Runner) apiClient {
+	c := apiClient{http: f.cfg.httpClient, base: f.cfg.masterURL}
+	if c.base != nil {
+		return c
+	}
+	if d, ok := r.(HostDialer); ok {
+		c.base, c.dial = tunnelMasterURL, d.Dial
+		return c
+	}
+	c.base = defaultMasterURL
+	return c
+}
+
+// tunnelMasterURL is a master's API as seen from its own host: the
+// address its webserver binds (webserver_interface).
+func tunnelMasterURL(h infra.Host) string {
+	return "http://" + net.JoinHostPort(h.PrivateIP, strconv.Itoa(masterHTTPPort))
+}
 
 // runScript runs a rendered script on a host and returns its records.
 func runScript(ctx context.Context, r provision.Runner, h infra.Host, step, script string) (records, error) {

@@ -322,6 +322,9 @@ StrictModes no
 PermitUserEnvironment no
 X11Forwarding no
 AllowAgentForwarding no
+# The readiness checks dial database ports from the host through the SSH
+# connection (direct-tcpip); nothing is forwarded the other way.
+AllowTcpForwarding local
 PrintMotd no
 UseDNS no
 # The orchestrator multiplexes many sessions over one connection per host

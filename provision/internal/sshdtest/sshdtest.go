@@ -1,4 +1,5 @@
-// Package sshdtest starts OpenSSH servers of a test's own on 127.0.0.1:
+// Package sshdtest starts OpenSSH servers of a test's own on 127.0.0.1 (or
+// in a network namespace of the test's own):
 // each with its own directory, sshd_config, host key, authorized keys and
 // pid file, run with `sshd -D -e` and stopped by pid in t.Cleanup. The
 // integration tests of provision/ssh and provision use it; it needs root
@@ -57,13 +58,19 @@ type Options struct {
 	AuthorizedKey, KeyFile string
 	// Extra lines appended to sshd_config (e.g. "SetEnv PATH=...").
 	Extra []string
+	// Netns, when set, is the network namespace the server runs in, on
+	// Addr:22 (a host of its own, as the local provider's): see the
+	// nshost package.
+	Netns, Addr string
 }
 
 // Server is one sshd of a test.
 type Server struct {
 	t       testing.TB
 	Dir     string
+	Addr    string // where it listens: 127.0.0.1, or Options.Addr
 	Port    int
+	netns   string
 	Config  string // path of its sshd_config
 	KeyFile string // client private key
 	LogFile string // sshd's stderr (-e)
@@ -77,7 +84,8 @@ func New(t testing.TB, o Options) *Server {
 	t.Helper()
 	Require(t)
 	dir := t.TempDir()
-	s := &Server{t: t, Dir: dir, Config: filepath.Join(dir, "sshd_config"), LogFile: filepath.Join(dir, "sshd.log")}
+	s := &Server{t: t, Dir: dir, Config: filepath.Join(dir, "sshd_config"), LogFile: filepath.Join(dir, "sshd.log"),
+		Addr: "127.0.0.1", netns: o.Netns}
 	if err := s.RotateHostKey(); err != nil {
 		t.Fatal(err)
 	}
@@ -93,14 +101,19 @@ func New(t testing.TB, o Options) *Server {
 	if err := os.WriteFile(filepath.Join(dir, "authorized_keys"), []byte(auth+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	port, err := FreePort()
-	if err != nil {
-		t.Fatal(err)
+	if o.Netns != "" {
+		// Alone in its namespace: the standard port is free.
+		s.Addr, s.Port = o.Addr, 22
+	} else {
+		port, err := FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Port = port
 	}
-	s.Port = port
 	cfg := []string{
-		"Port " + strconv.Itoa(port),
-		"ListenAddress 127.0.0.1",
+		"Port " + strconv.Itoa(s.Port),
+		"ListenAddress " + s.Addr,
 		"HostKey " + filepath.Join(dir, "host_ed25519"),
 		"AuthorizedKeysFile " + filepath.Join(dir, "authorized_keys"),
 		"PidFile " + filepath.Join(dir, "sshd.pid"),
@@ -139,11 +152,30 @@ func (s *Server) Host(name string) infra.Host {
 	return infra.Host{
 		Name:      name,
 		Roles:     []infra.Role{infra.RoleDB},
-		PublicIP:  "127.0.0.1",
-		PrivateIP: "127.0.0.1",
+		PublicIP:  s.Addr,
+		PrivateIP: s.Addr,
 		SSH:       infra.SSH{User: "root", Port: s.Port, KeyFile: s.KeyFile},
 		Base:      filepath.Join(s.Dir, "base"),
 	}
+}
+
+// HostAs is Host with another login user. sshd reads a user's
+// authorized keys as that user, so the server's directory (and the
+// temporary directory above it) become 0755 and its authorized_keys, a
+// public key, 0644.
+func (s *Server) HostAs(name, user string) infra.Host {
+	s.t.Helper()
+	for _, d := range []string{s.Dir, filepath.Dir(s.Dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(s.Dir, "authorized_keys"), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	h := s.Host(name)
+	h.SSH.User = user
+	return h
 }
 
 // Start runs sshd -D -e in the background and waits (up to 10 s) until it
@@ -157,6 +189,10 @@ func (s *Server) Start() error {
 		return err
 	}
 	cmd := exec.Command(SSHD, "-D", "-e", "-f", s.Config)
+	if s.netns != "" {
+		// ip execs sshd once in the namespace: the pid stays sshd's.
+		cmd = exec.Command("ip", "netns", "exec", s.netns, SSHD, "-D", "-e", "-f", s.Config)
+	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		logf.Close()
@@ -171,7 +207,7 @@ func (s *Server) Start() error {
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)), time.Second)
+		c, err := net.DialTimeout("tcp", net.JoinHostPort(s.Addr, strconv.Itoa(s.Port)), time.Second)
 		if err == nil {
 			c.Close()
 			return nil
