@@ -1,0 +1,68 @@
+package cloudinit
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+)
+
+// cloudConfig is the part of the user data that cloud-init's own modules
+// act on. It is marshalled, not templated, so that a key's PEM text can
+// never break the YAML.
+type cloudConfig struct {
+	// SSHDeleteKeys removes the image's host keys before ours are written.
+	SSHDeleteKeys bool `yaml:"ssh_deletekeys"`
+	// SSHGenKeyTypes is empty: cloud-init would otherwise generate the key
+	// types ssh_keys does not name (rsa, ecdsa), which nobody pins.
+	SSHGenKeyTypes []string          `yaml:"ssh_genkeytypes"`
+	SSHKeys        map[string]string `yaml:"ssh_keys"`
+	// Mounts drops cloud-init's default entry that mounts the first
+	// instance-store disk at /mnt: the data disks are ybbench-disks' job.
+	Mounts     [][]any     `yaml:"mounts"`
+	WriteFiles []writeFile `yaml:"write_files,omitempty"`
+}
+
+type writeFile struct {
+	Path        string `yaml:"path"`
+	Permissions string `yaml:"permissions"`
+	Owner       string `yaml:"owner"`
+	Content     string `yaml:"content"`
+}
+
+// gcpGuestAgentConfig stops Google's guest agent from replacing the host
+// keys: on the first boot of an instance (its instance id differs from the
+// one it saved) the agent regenerates every host key unless
+// [InstanceSetup] set_host_keys is false (GoogleCloudPlatform/guest-agent,
+// google_guest_agent/instance_setup.go, generateSSHKeys; the option
+// defaults to true). The file is written by cloud-init's write_files in
+// its network stage, which systemd orders before network-online.target
+// (canonical/cloud-init systemd/cloud-init.service.tmpl); the agent starts
+// after network-online.target (google-guest-agent.service), so it reads
+// the setting before its first-boot actions.
+var gcpGuestAgentConfig = writeFile{
+	Path:        "/etc/default/instance_configs.cfg",
+	Permissions: "0644",
+	Owner:       "root:root",
+	Content:     "[InstanceSetup]\nset_host_keys = false\n",
+}
+
+// renderCloudConfig renders the #cloud-config document for one host.
+func renderCloudConfig(cloud string, key HostKey) ([]byte, error) {
+	cc := cloudConfig{
+		SSHDeleteKeys:  true,
+		SSHGenKeyTypes: []string{},
+		SSHKeys: map[string]string{
+			"ed25519_private": key.Private,
+			"ed25519_public":  key.Public,
+		},
+		Mounts: [][]any{{"ephemeral0", nil}},
+	}
+	if cloud == CloudGCP {
+		cc.WriteFiles = []writeFile{gcpGuestAgentConfig}
+	}
+	body, err := yaml.Marshal(cc)
+	if err != nil {
+		return nil, fmt.Errorf("cloud-config: %w", err)
+	}
+	return append([]byte("#cloud-config\n"), body...), nil
+}
