@@ -39,6 +39,7 @@ packages=(
   util-linux          # runuser, flock, setpriv
   iptables            # network-partition faults
   python3             # scripts/testenv merges and writes JSON with it
+  xfsprogs            # mkfs.xfs: the cloud hosts' disk script (infra/cloudinit), tested on loop devices
 )
 
 installed() { # pkg: fully installed (not just unpacked or removed with config kept)
