@@ -30,15 +30,22 @@ type writeFile struct {
 }
 
 // gcpGuestAgentConfig stops Google's guest agent from replacing the host
-// keys: on the first boot of an instance (its instance id differs from the
-// one it saved) the agent regenerates every host key unless
-// [InstanceSetup] set_host_keys is false (GoogleCloudPlatform/guest-agent,
-// google_guest_agent/instance_setup.go, generateSSHKeys; the option
-// defaults to true). The file is written by cloud-init's write_files in
-// its network stage, which systemd orders before network-online.target
-// (canonical/cloud-init systemd/cloud-init.service.tmpl); the agent starts
-// after network-online.target (google-guest-agent.service), so it reads
-// the setting before its first-boot actions.
+// keys. It does replace them otherwise: on an instance's first boot (its
+// instance id differs from the one saved in /etc/google_instance_id) the
+// agent regenerates every host key unless [InstanceSetup] set_host_keys
+// is false, and the option defaults to true (GoogleCloudPlatform/
+// guest-agent google_guest_agent/instance_setup.go, generateSSHKeys; the
+// newer plugin-based agent, GoogleCloudPlatform/google-guest-agent
+// internal/cfg/cfg.go, has the same default and reads the same file,
+// /etc/default/instance_configs.cfg). cloud.md does not settle this (its
+// §9 lists guest-agent host keys as not checked). cloud-init's write_files
+// runs in its network stage, which systemd orders before
+// network-online.target (canonical/cloud-init systemd/cloud-init.service
+// .tmpl); both agents' units start after network-online.target
+// (google-guest-agent.service, google-guest-agent-manager.service), so the
+// setting is on disk before the agent reads it. Should the agent win
+// anyway, the run's pinned key no longer matches and the first connection
+// fails: a refusal, never a silent trust.
 var gcpGuestAgentConfig = writeFile{
 	Path:        "/etc/default/instance_configs.cfg",
 	Permissions: "0644",
