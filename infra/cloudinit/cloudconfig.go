@@ -12,12 +12,17 @@ import (
 type cloudConfig struct {
 	// SSHDeleteKeys removes the image's host keys before ours are written.
 	SSHDeleteKeys bool `yaml:"ssh_deletekeys"`
-	// SSHGenKeyTypes is empty: cloud-init would otherwise generate the key
-	// types ssh_keys does not name (rsa, ecdsa), which nobody pins.
+	// SSHGenKeyTypes is empty so that no key type ssh_keys does not name
+	// (rsa, ecdsa) is generated: nobody would pin it. cloud-init's cc_ssh
+	// (canonical/cloud-init cloudinit/config/cc_ssh.py) generates none
+	// when ssh_keys is given; the empty list keeps it so whatever the
+	// release.
 	SSHGenKeyTypes []string          `yaml:"ssh_genkeytypes"`
 	SSHKeys        map[string]string `yaml:"ssh_keys"`
-	// Mounts drops cloud-init's default entry that mounts the first
-	// instance-store disk at /mnt: the data disks are ybbench-disks' job.
+	// Mounts drops cloud-init's default entry [ephemeral0, /mnt], which
+	// would mount the first instance-store disk at /mnt: the data disks are
+	// ybbench-disks' job. An entry with the fs_spec alone (or null as its
+	// mount point) removes a default (cloud-init's cc_mounts docs).
 	Mounts     [][]any     `yaml:"mounts"`
 	WriteFiles []writeFile `yaml:"write_files,omitempty"`
 }
