@@ -7,6 +7,8 @@ import (
 	"mime"
 	"mime/multipart"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -164,6 +166,21 @@ func TestCloudConfigPinsTheHostKey(t *testing.T) {
 			}
 			if !bytes.Equal(signer.PublicKey().Marshal(), pin.Marshal()) {
 				t.Error("the private key installed does not match the pinned public key")
+			}
+			// OpenSSH's own reading of the key cloud-init writes to
+			// /etc/ssh/ssh_host_ed25519_key, where sshd will load it.
+			if _, err := exec.LookPath("ssh-keygen"); err == nil {
+				f := filepath.Join(t.TempDir(), "ssh_host_ed25519_key")
+				if err := os.WriteFile(f, []byte(doc.Keys["ed25519_private"]), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				out, err := exec.Command("ssh-keygen", "-y", "-f", f).CombinedOutput()
+				if err != nil {
+					t.Fatalf("ssh-keygen -y: %v\n%s", err, out)
+				}
+				if got := strings.TrimSpace(string(out)); got != p.HostKey.Public {
+					t.Errorf("ssh-keygen derives %q from the installed key, the pin is %q", got, p.HostKey.Public)
+				}
 			}
 			if doc.Keys["ed25519_public"] != p.HostKey.Public {
 				t.Errorf("ed25519_public = %q, want the pin %q", doc.Keys["ed25519_public"], p.HostKey.Public)
