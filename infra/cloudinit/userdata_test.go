@@ -295,3 +295,23 @@ func TestGenerateHostKey(t *testing.T) {
 		t.Error("no randomness, no error")
 	}
 }
+
+// TestOnCalendar has systemd read the timer's time back, where it can:
+// the normalized form must be the same instant, in UTC.
+func TestOnCalendar(t *testing.T) {
+	at := time.Date(2099, 3, 4, 5, 6, 7, 800, time.FixedZone("PST", -8*3600))
+	got := OnCalendar(at)
+	if got != "2099-03-04 13:06:07 UTC" {
+		t.Errorf("OnCalendar = %q", got)
+	}
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		t.Skip("no systemd-analyze to read it back")
+	}
+	out, err := exec.Command("systemd-analyze", "calendar", got).CombinedOutput()
+	if err != nil {
+		t.Fatalf("systemd-analyze calendar %q: %v\n%s", got, err, out)
+	}
+	if !strings.Contains(string(out), "Normalized form: "+got+"\n") {
+		t.Errorf("systemd reads %q as:\n%s", got, out)
+	}
+}
