@@ -44,6 +44,9 @@ type Endpoints struct {
 	Cassandra *Cassandra `json:"cassandra,omitempty"`
 	Terraform string     `json:"terraform,omitempty"` // path of the terraform 1.5.7 binary
 	BinDir    string     `json:"bin_dir,omitempty"`   // directory of tools installed for tests
+	// ProviderSchemas maps a Terraform provider (aws, google) to its
+	// compact schema file (scripts/testenv/providers.sh).
+	ProviderSchemas map[string]string `json:"provider_schemas,omitempty"`
 }
 
 // Path returns the endpoints file: $YBBENCH_TESTENV, else .testenv/endpoints.json
@@ -144,6 +147,20 @@ func TerraformFor(t testing.TB) string {
 	}
 	t.Setenv("CHECKPOINT_DISABLE", "1")
 	return e.Terraform
+}
+
+// ProviderSchemaFor returns the path of a Terraform provider's compact
+// schema (aws, google), or skips (fails under `make test`).
+func ProviderSchemaFor(t testing.TB, provider string) string {
+	t.Helper()
+	e, err := Load()
+	if err == nil && e.ProviderSchemas[provider] == "" {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "the "+provider+" provider schema", err)
+	}
+	return e.ProviderSchemas[provider]
 }
 
 // URL returns a PostgreSQL connection URL for the given database.
