@@ -154,8 +154,9 @@ func exported(label string, b *Block, props []jsiiProp, ambiguous []string) ([]s
 		set[name] = true
 	}
 	for _, p := range props {
-		// tfResourceType is static; fooInput getters echo the argument foo.
-		if p.Static || strings.HasSuffix(p.Name, "Input") {
+		// tfResourceType is static; fooInput getters echo the argument foo;
+		// internalValue is cdktf's own.
+		if p.Static || strings.HasSuffix(p.Name, "Input") || p.Name == "internalValue" {
 			continue
 		}
 		name := snake(p.Name)
@@ -208,6 +209,12 @@ func (d *deriver) block(fqn string, depth int) (*Block, error) {
 		if err := d.property(b, fqn, p, depth); err != nil {
 			return nil, err
 		}
+	}
+	// A nested block's readable attributes are the getters of the class
+	// cdktf generates beside it (InstanceEbsBlockDeviceOutputReference):
+	// its arguments and the computed ones, such as volume_id.
+	if ref, ok := d.a.Types[fqn+"OutputReference"]; ok && ref.Kind == "class" {
+		b.Exported, _ = exported(fqn, b, ref.Properties, nil)
 	}
 	return b, nil
 }

@@ -10,8 +10,9 @@ import (
 
 // The derivation reads a miniature package written in the shape of
 // cdktf's jsii output: the provider, one resource with an inherited
-// argument, a repeated nested block, an object-typed argument that is not
-// a block, computed attributes and an ambiguous one, and one data source.
+// argument, a repeated nested block with a computed attribute, an
+// object-typed argument that is not a block, computed attributes and an
+// ambiguous one, and one data source.
 func TestDerive(t *testing.T) {
 	f, err := os.Open(filepath.Join("testdata", "mini.jsii"))
 	if err != nil {
@@ -47,7 +48,11 @@ func TestDerive(t *testing.T) {
           "block": {
             "attributes": {
               "size_gb": true
-            }
+            },
+            "exported": [
+              "disk_id",
+              "size_gb"
+            ]
           }
         }
       },
