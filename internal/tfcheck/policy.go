@@ -347,7 +347,16 @@ func (p *policy) gcpInstances() {
 				p.add(s.DefRange(), "self-destruct", "%s.scheduling: no max_run_duration { seconds = … }", what)
 			}
 		}
-		for _, b := range nested(r.Body, "scratch_disk") {
+		for _, bd := range nested(r.Body, "boot_disk") {
+			for _, ip := range nested(bd.Body, "initialize_params") {
+				if e := attrExpr(ip.Body, "labels"); e == nil {
+					p.add(ip.DefRange(), "run-tags", "%s.boot_disk.initialize_params: no labels (the default labels do not reach the disk)", what)
+				} else {
+					p.keysOf(e.Range(), "run-tags", what+".boot_disk.initialize_params.labels", e, RunLabels, "ybbench-managed")
+				}
+			}
+		}
+				for _, b := range nested(r.Body, "scratch_disk") {
 			p.want("data-disks", what+".scratch_disk", b.Body, b.DefRange(), "interface", "NVME")
 		}
 		p.gcpMetadata(r)

@@ -82,6 +82,9 @@ resource "google_compute_instance" "host" {
       image = var.image
       size  = var.boot_disk_gb
       type  = "pd-balanced"
+      # The provider's default labels reach the instance, not the disk
+      # it creates from these parameters.
+      labels = local.labels
     }
   }
 
