@@ -356,7 +356,7 @@ func (p *policy) gcpInstances() {
 				}
 			}
 		}
-				for _, b := range nested(r.Body, "scratch_disk") {
+		for _, b := range nested(r.Body, "scratch_disk") {
 			p.want("data-disks", what+".scratch_disk", b.Body, b.DefRange(), "interface", "NVME")
 		}
 		p.gcpMetadata(r)
