@@ -100,7 +100,11 @@ func (c *checker) body(body *hclsyntax.Body, sch *Block, path string, metaArgs, 
 	for name, a := range body.Attributes {
 		seen[name] = true
 		switch {
-		case metaArgs[name] || sch.Attributes != nil && hasKey(sch.Attributes, name):
+		case metaArgs[name]:
+		case hasKey(sch.Attributes, name):
+			if obj := sch.Objects[name]; obj != nil {
+				c.objectKeys(a.Expr, obj, path+"."+name)
+			}
 		case sch.Blocks[name] != nil:
 			c.add(finding(a.NameRange, "%s: %q is a block, not an argument: write %s { … }", path, name, name))
 		default:
@@ -135,6 +139,24 @@ func (c *checker) body(body *hclsyntax.Body, sch *Block, path string, metaArgs, 
 	for _, name := range sortedNested(sch.Blocks) {
 		if sch.Blocks[name].Required && !seen[name] {
 			c.add(finding(body.SrcRange, "%s: missing required block %q", path, name))
+		}
+	}
+}
+
+// objectKeys checks the keys of an object argument written as an object
+// (or a list of objects) constructor against the object's schema. Values
+// built any other way (a variable, a function) are not checked.
+func (c *checker) objectKeys(e hclsyntax.Expression, obj *Block, path string) {
+	for _, el := range elements(e) {
+		oc, ok := el.(*hclsyntax.ObjectConsExpr)
+		if !ok {
+			continue
+		}
+		for _, item := range oc.Items {
+			k, ok := objectKey(item.KeyExpr)
+			if ok && !hasKey(obj.Attributes, k) && obj.Blocks[k] == nil {
+				c.add(finding(item.KeyExpr.Range(), "%s: unknown argument %q", path, k))
+			}
 		}
 	}
 }
@@ -247,11 +269,15 @@ func (c *checker) attributes(key string, sch *Block, steps hcl.Traversal) {
 			return
 		}
 		key += "." + attr
-		nested := sch.Blocks[attr]
-		if nested == nil {
+		switch {
+		case sch.Blocks[attr] != nil:
+			sch = sch.Blocks[attr].Block
+		case sch.Objects[attr] != nil:
+			sch = sch.Objects[attr]
+		default:
 			return
 		}
-		sch, steps = nested.Block, after
+		steps = after
 	}
 }
 

@@ -76,6 +76,18 @@ output "o" {
   }
 }
 `, `main.tf:3: demo_machine.m: "settings" is an argument, not a block: write settings = …`},
+		{"unknown key of an object argument", `resource "demo_machine" "m" {
+  size     = 1
+  settings = { size_gb = 1, sizegb = 2 }
+}
+`, `main.tf:3: demo_machine.m.settings: unknown argument "sizegb"`},
+		{"unknown attribute of an object argument", `resource "demo_machine" "m" {
+  size = 1
+}
+output "o" {
+  value = demo_machine.m.settings.disk_idd
+}
+`, `main.tf:5: demo_machine.m.settings has no attribute "disk_idd"`},
 		{"unknown data attribute", `data "demo_image" "i" {
   family = "f"
 }

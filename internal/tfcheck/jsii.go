@@ -242,6 +242,16 @@ func (d *deriver) property(b *Block, owner string, p jsiiProp, depth int) error 
 		return nil
 	}
 	b.Attributes[name] = !p.Optional
+	if elem := d.interfaceOf(p.Type); elem != "" {
+		nb, err := d.block(elem, depth+1)
+		if err != nil {
+			return fmt.Errorf("%s.%s: %w", owner, p.Name, err)
+		}
+		if b.Objects == nil {
+			b.Objects = map[string]*Block{}
+		}
+		b.Objects[name] = nb
+	}
 	return nil
 }
 

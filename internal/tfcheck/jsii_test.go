@@ -56,6 +56,17 @@ func TestDerive(t *testing.T) {
           }
         }
       },
+      "objects": {
+        "settings": {
+          "attributes": {
+            "size_gb": true
+          },
+          "exported": [
+            "disk_id",
+            "size_gb"
+          ]
+        }
+      },
       "exported": [
         "disk",
         "ipv6_address",

@@ -44,6 +44,10 @@ type Block struct {
 	Attributes map[string]bool `json:"attributes,omitempty"`
 	// Blocks are the nested blocks, keyed by block type.
 	Blocks map[string]*Nested `json:"blocks,omitempty"`
+	// Objects are the arguments whose value is an object or a list of
+	// objects (cdktf gives them an interface type but does not call them
+	// blocks), keyed by name: the schema of one object.
+	Objects map[string]*Block `json:"objects,omitempty"`
 	// Exported are the attributes a reference may read (top-level
 	// resources and data sources only): the arguments and the computed
 	// attributes.
