@@ -38,13 +38,14 @@ test-e2e: testenv
 bench: setup testenv build ## side-by-side benchmarks (figures, not pass/fail)
 	scripts/bench/run.sh
 
-lint: ## formatting and vet, and terraform fmt of the modules
+lint: ## formatting and vet, and terraform fmt and tflint of the modules
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags integration ./...
 	$(GO) vet -tags e2e ./...
 	scripts/testenv/tools.sh up .testenv >/dev/null
 	CHECKPOINT_DISABLE=1 .testenv/bin/terraform fmt -check -recursive terraform/
+	for m in terraform/*/; do .testenv/bin/tflint --chdir "$$m" --format compact || exit 1; done
 
 demo: setup build ## the main job on an embedded default: the whole pipeline on a local cluster
 	scripts/testenv/tools.sh up .testenv >/dev/null

@@ -56,6 +56,10 @@ done
 # so look for the commands rather than the packages.
 command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
+# npm fetches the provider packages whose metadata gives the Terraform module
+# tests their schemas (scripts/testenv/providers.sh); a NodeSource nodejs also
+# provides it, so look for the command.
+command -v npm >/dev/null || missing+=(npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing: ${missing[*]}"

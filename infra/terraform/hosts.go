@@ -17,18 +17,21 @@ import (
 const HostsOutput = "hosts"
 
 // outputHost is one element of the hosts output, as the modules' contract
-// defines it.
+// defines it. ProviderID (the cloud's id of the machine) and InstanceType
+// are optional: the cloud modules give them, terraform/local does not.
 type outputHost struct {
-	Name      string `json:"name"`
-	Role      string `json:"role"`
-	PublicIP  string `json:"public_ip"`
-	PrivateIP string `json:"private_ip"`
-	Zone      string `json:"zone"`
+	Name         string `json:"name"`
+	Role         string `json:"role"`
+	PublicIP     string `json:"public_ip"`
+	PrivateIP    string `json:"private_ip"`
+	Zone         string `json:"zone"`
+	ProviderID   string `json:"provider_id,omitempty"`
+	InstanceType string `json:"instance_type,omitempty"`
 }
 
 // Hosts reads the "hosts" output (`terraform output -json`) and converts it
-// to hosts: Name, Roles, PublicIP, PrivateIP and Zone set, the rest left to
-// the provider. A host with a defect (no name, an address that does not
+// to hosts: Name, Roles, PublicIP, PrivateIP and Zone set, ProviderID and
+// InstanceType when the module gives them, the rest left to the provider. A host with a defect (no name, an address that does not
 // parse, an unknown role, a repeated name) is returned with the defect in its
 // Errors; a missing or malformed output is an error.
 func (s *Stack) Hosts(ctx context.Context) ([]infra.Host, error) {
@@ -56,7 +59,8 @@ func parseHosts(outputs map[string]tfexec.OutputMeta) ([]infra.Host, error) {
 	hosts := make([]infra.Host, 0, len(list))
 	seen := map[string]bool{}
 	for i, o := range list {
-		h := infra.Host{Name: o.Name, PublicIP: o.PublicIP, PrivateIP: o.PrivateIP, Zone: o.Zone}
+		h := infra.Host{Name: o.Name, PublicIP: o.PublicIP, PrivateIP: o.PrivateIP, Zone: o.Zone,
+			ProviderID: o.ProviderID, InstanceType: o.InstanceType}
 		if o.Role != "" {
 			h.Roles = []infra.Role{infra.Role(o.Role)}
 		}

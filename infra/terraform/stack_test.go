@@ -479,6 +479,8 @@ func TestParseHosts(t *testing.T) {
 	}{
 		{name: "good", outputs: out(`[{"name":"a","role":"db","public_ip":"10.0.0.2","private_ip":"10.1.0.2","zone":"z"}]`),
 			errs: [][]string{nil}},
+		{name: "cloud", outputs: out(`[{"name":"a","role":"db","public_ip":"198.51.100.7","private_ip":"10.42.1.5","zone":"us-west-2a","provider_id":"i-0123456789abcdef0","instance_type":"c5.4xlarge"}]`),
+			errs: [][]string{nil}},
 		{name: "no output", outputs: map[string]tfexec.OutputMeta{}, wantErr: `no "hosts" output`},
 		{name: "not a list", outputs: out(`{"name":"a"}`), wantErr: "is not a list"},
 		{name: "defects", outputs: out(`[
@@ -517,6 +519,14 @@ func TestParseHosts(t *testing.T) {
 			}
 			if tt.name == "good" {
 				want := infra.Host{Name: "a", Roles: []infra.Role{infra.RoleDB}, PublicIP: "10.0.0.2", PrivateIP: "10.1.0.2", Zone: "z"}
+				if !reflect.DeepEqual(hosts[0], want) {
+					t.Errorf("got %+v, want %+v", hosts[0], want)
+				}
+			}
+			// The cloud modules' optional keys reach the host.
+			if tt.name == "cloud" {
+				want := infra.Host{Name: "a", Roles: []infra.Role{infra.RoleDB}, PublicIP: "198.51.100.7", PrivateIP: "10.42.1.5",
+					Zone: "us-west-2a", ProviderID: "i-0123456789abcdef0", InstanceType: "c5.4xlarge"}
 				if !reflect.DeepEqual(hosts[0], want) {
 					t.Errorf("got %+v, want %+v", hosts[0], want)
 				}

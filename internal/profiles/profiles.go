@@ -45,6 +45,9 @@ type Hardware struct {
 	DB     MachineSet `yaml:"db"`
 	Client MachineSet `yaml:"client"`
 	Note   string     `yaml:"note"`
+	// Clouds are the machines per cloud provider (aws, gcp) that reproduce
+	// the documented ones (clouds.go).
+	Clouds map[string]CloudHardware `yaml:"clouds"`
 }
 
 // MachineSet is a count of one instance type.
@@ -118,6 +121,9 @@ func Parse(name string, b []byte) (*Profile, error) {
 	}
 	if p.Name == "" || p.Family == "" || len(p.Workloads) == 0 {
 		return nil, fmt.Errorf("%s: a profile needs name, family and workloads", name)
+	}
+	if err := checkClouds(p.Hardware.Clouds); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &p, nil
 }

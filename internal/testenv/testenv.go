@@ -44,6 +44,10 @@ type Endpoints struct {
 	Cassandra *Cassandra `json:"cassandra,omitempty"`
 	Terraform string     `json:"terraform,omitempty"` // path of the terraform 1.5.7 binary
 	BinDir    string     `json:"bin_dir,omitempty"`   // directory of tools installed for tests
+	TFLint    string     `json:"tflint,omitempty"`    // path of the tflint 0.64.0 binary
+	// ProviderSchemas maps a Terraform provider (aws, google) to its
+	// compact schema file (scripts/testenv/providers.sh).
+	ProviderSchemas map[string]string `json:"provider_schemas,omitempty"`
 }
 
 // Path returns the endpoints file: $YBBENCH_TESTENV, else .testenv/endpoints.json
@@ -144,6 +148,34 @@ func TerraformFor(t testing.TB) string {
 	}
 	t.Setenv("CHECKPOINT_DISABLE", "1")
 	return e.Terraform
+}
+
+// TFLintFor returns the test environment's tflint 0.64.0, or skips (fails
+// under `make test`).
+func TFLintFor(t testing.TB) string {
+	t.Helper()
+	e, err := Load()
+	if err == nil && e.TFLint == "" {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "tflint", err)
+	}
+	return e.TFLint
+}
+
+// ProviderSchemaFor returns the path of a Terraform provider's compact
+// schema (aws, google), or skips (fails under `make test`).
+func ProviderSchemaFor(t testing.TB, provider string) string {
+	t.Helper()
+	e, err := Load()
+	if err == nil && e.ProviderSchemas[provider] == "" {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "the "+provider+" provider schema", err)
+	}
+	return e.ProviderSchemas[provider]
 }
 
 // URL returns a PostgreSQL connection URL for the given database.

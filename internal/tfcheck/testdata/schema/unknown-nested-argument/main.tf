@@ -1,0 +1,7 @@
+resource "aws_instance" "host" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "c5.4xlarge"
+  metadata_options {
+    http_token = "required"
+  }
+}

@@ -1,0 +1,3 @@
+provider "aws" {
+  regoin = "us-west-2"
+}
