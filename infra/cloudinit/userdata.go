@@ -92,7 +92,7 @@ func renderFirstBoot(p Params) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(disks, "\nYBBENCH_DISKS_EOF\n") {
+	if strings.Contains(disks, "\nEOF_DISKS\n") {
 		return nil, errors.New("disk script holds its own here-document delimiter")
 	}
 	var b bytes.Buffer

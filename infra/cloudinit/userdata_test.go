@@ -222,7 +222,7 @@ func TestFirstBootScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(sh, "<<'YBBENCH_DISKS_EOF'\n"+ds+"YBBENCH_DISKS_EOF\n") {
+	if !strings.Contains(sh, "<<'EOF_DISKS'\n"+ds+"EOF_DISKS\n") {
 		t.Error("the disk script is not installed verbatim")
 	}
 	golden.BashSyntax(t, "disk script", ds)

@@ -28,6 +28,13 @@ var otherVariables = map[string]string{
 	"YBBENCH_CASSANDRA_JAVA":          "the test environment's Java for Cassandra",
 	"YBBENCH_CASSANDRA_START_TIMEOUT": "the test environment's Cassandra start timeout",
 	"YBBENCH_CASSANDRA_STOP_TIMEOUT":  "the test environment's Cassandra stop timeout",
+	// The cloud hosts' disk script reads these on the host (tests point
+	// it at a fake /dev/disk/by-id); they are not ybbench's.
+	"YBBENCH_DISK_BYID":     "the cloud hosts' disk script: where the by-id links are",
+	"YBBENCH_DISK_ROOT_DEV": "the cloud hosts' disk script: the root disk",
+	"YBBENCH_DISK_MNT":      "the cloud hosts' disk script: where the disks are mounted",
+	"YBBENCH_DISK_FSTAB":    "the cloud hosts' disk script: the fstab it writes",
+	"YBBENCH_DISK_TRIES":    "the cloud hosts' disk script: how long it waits for the disks",
 }
 
 // knownVariables lists every YBBENCH_* variable ybbench knows, sorted.

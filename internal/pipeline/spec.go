@@ -259,6 +259,9 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	if p != nil && s.Warmup != nil && *s.Warmup > 0 && p.Family != "sysbench" {
 		bad("%s: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", s.where("warmup"), p.Name, p.Family)
 	}
+	if p != nil {
+		errs = append(errs, s.checkUnused(p)...)
+	}
 	seenWorkload := map[string]bool{}
 	for _, w := range s.Workloads {
 		if seenWorkload[w] {
@@ -441,4 +444,26 @@ func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 		r.RunsDir = abs
 	}
 	return r, nil
+}
+
+// checkUnused refuses an override of a parameter the profile's agents do
+// not read (records or load threads on the KV tool, an operation count on
+// sysbench) and agent properties outside YCSB, the only family that takes
+// them: accepted, it would change nothing and still be reported as
+// overridden, so a reader would take the run for what it is not.
+func (s *Spec) checkUnused(p *profiles.Profile) []error {
+	given := map[string]bool{"records": s.Records != nil, "operations": s.Operations != nil,
+		"load_threads": s.LoadThreads != nil, "threads": s.Threads != nil, "duration": s.Duration != nil}
+	var errs []error
+	for _, name := range []string{"records", "operations", "load_threads", "threads", "duration"} {
+		if given[name] && !Uses(p, name) {
+			errs = append(errs, fmt.Errorf("%s: profile %s (%s) has no such parameter: its agents would not read it (ybbench profiles %s shows what it has)",
+				s.where(name), p.Name, p.Family, p.Name))
+		}
+	}
+	if len(s.AgentProperties) > 0 && p.Family != "ycsb" {
+		errs = append(errs, fmt.Errorf("%s: profile %s (%s) takes no agent properties: they are YCSB properties, passed to YCSB workloads only",
+			s.where("agent_properties"), p.Name, p.Family))
+	}
+	return errs
 }

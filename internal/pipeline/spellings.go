@@ -59,8 +59,8 @@ var agentNotes = map[string]map[string]agentNote{
 	},
 	"agent_properties": {
 		"ycsb":     {"`-p name=value` each (load, run)", nil},
-		"sysbench": {"not passed: YCSB properties only", nil},
-		"kv":       {"not passed: YCSB properties only", nil},
+		"sysbench": {"refused (exit 2): YCSB properties only", nil},
+		"kv":       {"refused (exit 2): YCSB properties only", nil},
 	},
 	"client_hosts": {
 		"ycsb":     {"one agent per client host; threads, records and operations split between them (`-p insertstart=`, `-p ybload.agent.index=`)", []string{"insertstart=", "ybload.agent.index="}},

@@ -122,14 +122,8 @@ func TestSpellingsNotesOnCommandLines(t *testing.T) {
 					t.Errorf("%s %s: -p probe.name=probe-value there %v", p.Name, inv.key(), has)
 				}
 			}
-		case err != nil:
-			t.Errorf("%s (%s): agent_properties refused (%v): the table says they are not passed", p.Name, p.Family, err)
-		default:
-			for _, inv := range invs {
-				if strings.Contains(strings.Join(inv.args, " "), "probe") {
-					t.Errorf("%s %s: agent_properties reached a %s agent", p.Name, inv.key(), p.Family)
-				}
-			}
+		case err == nil:
+			t.Errorf("%s (%s): agent_properties accepted (%d invocations): the table says they are refused", p.Name, p.Family, len(invs))
 		}
 	}
 }
