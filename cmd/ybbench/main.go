@@ -209,8 +209,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
 	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout), profilesCmd, versionCmd)
-	root.Version = versionText()
-	root.SetVersionTemplate("ybbench {{.Version}}\n")
 	strictArgs(root, o, run, plan, up)
 	describe(root)
 	return root
