@@ -105,7 +105,7 @@ func (r *Run) invocation() (collect.Invocation, bool) {
 // secretPair matches a name=value pair whose name says it may hold a
 // secret (an agent property such as ysql.passwd, --agent-properties=…,
 // a YBBENCH_* variable); a URL's token or userinfo is RedactURL's.
-var secretPair = regexp.MustCompile(`(?i)([\w.-]*(?:pass|secret|token|credential|private|api_?key)[\w.-]*)=([^,]*)`)
+var secretPair = regexp.MustCompile(`(?i)([\w.-]*(?:pass|pwd|secret|token|credential|private|api_?key)[\w.-]*)=([^,]*)`)
 
 // redactArgs is a command line as it may be recorded: every URL through
 // provision.RedactURL (a signed tarball URL's token, userinfo), and the
@@ -118,16 +118,16 @@ func redactArgs(args []string) []string {
 	return out
 }
 
-// redactArg redacts one argument (or one variable's NAME=value).
+// redactArg redacts one argument (or one variable's NAME=value): every
+// URL in it, however many a comma list holds, then every secret pair.
 func redactArg(a string) string {
-	if i := strings.Index(a, "://"); i >= 0 {
-		// The URL starts after the last separator before its scheme
-		// (--yb-tarball=https://…).
-		start := strings.LastIndexAny(a[:i], "=, ") + 1
-		a = a[:start] + provision.RedactURL(a[start:])
-	}
+	a = urlInArg.ReplaceAllStringFunc(a, provision.RedactURL)
 	return secretPair.ReplaceAllString(a, "${1}="+provision.Redacted)
 }
+
+// urlInArg matches a URL inside an argument: from its scheme to the next
+// separator of a list (--agent-properties=a.url=http://…,b.url=http://…).
+var urlInArg = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^,\s]*`)
 
 // settingsEnv lists the YBBENCH_* variables of environ (NAME=value,
 // redacted, sorted): settings given that way shaped the run as much as

@@ -19,7 +19,9 @@ func TestRedactArgs(t *testing.T) {
 		"db.password=pw,keyprefix=user":                     "db.password=REDACTED,keyprefix=user",
 		"YBBENCH_AGENT_PROPERTIES=cassandra.password=pw":    "YBBENCH_AGENT_PROPERTIES=cassandra.password=REDACTED",
 		"--api_key=abc": "--api_key=REDACTED",
-		"/opt/yb/yugabyte-2.20.1.0-b97-linux-x86_64.tar.gz": "/opt/yb/yugabyte-2.20.1.0-b97-linux-x86_64.tar.gz",
+		"--agent-properties=a.url=http://u:p@h/,b.url=http://u2:p2@h2/": "--agent-properties=a.url=http://REDACTED@h/,b.url=http://REDACTED@h2/",
+		"--agent-properties=ysql.pwd=pw,threadcount=8":                  "--agent-properties=ysql.pwd=REDACTED,threadcount=8",
+		"/opt/yb/yugabyte-2.20.1.0-b97-linux-x86_64.tar.gz":             "/opt/yb/yugabyte-2.20.1.0-b97-linux-x86_64.tar.gz",
 		"--db-auth=off":                   "--db-auth=off",
 		"--workloads=workloada,workloadb": "--workloads=workloada,workloadb",
 	} {
