@@ -166,6 +166,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 					return endFinished(use, fe, stderr)
 				}
 			}
+			if use == "report" {
+				// Without results there is nothing to render: said before the
+				// lock, so that the refusal changes nothing in the run.
+				if ri, err := o.open(stderr, false); err == nil {
+					if err := ri.NeedResults(); err != nil {
+						return err
+					}
+				}
+			}
 			r, err := o.open(stderr, true)
 			var le *pipeline.LockedError
 			if use == "down" && errors.As(err, &le) {

@@ -10,6 +10,10 @@ import (
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
+// NeedResults is needResults for a command that looks before it takes
+// the run's lock (report: a refusal leaves the run directory untouched).
+func (r *Run) NeedResults() error { return r.needResults() }
+
 // needResults refuses a report of a run without result.json (exit 2),
 // saying which stage makes it: collect when the agents measured anything
 // (their records stay in the run directory after a teardown), else the
