@@ -34,6 +34,7 @@ func TestCLIHelpVersionAndRefusals(t *testing.T) {
 		{[]string{"status", "--bogus"}, "unknown flag: --bogus (ybbench status --help lists the flags)"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		{[]string{"profiles", "nope"}, "nope"},
+		{[]string{"runs", "--runs-dir", "/etc/passwd"}, "--runs-dir /etc/passwd: runs directory:"},
 	} {
 		r := cli(t, nil, c.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || r.stdout != "" {

@@ -157,7 +157,9 @@ func listRuns(o *options, out *outputFlag, stdout io.Writer) error {
 	}
 	l, err := pipeline.ListRuns(dir)
 	if err != nil {
-		return exitcode.Wrap(exitcode.Tool, err)
+		// A runs directory that is a file, or unreadable, is the user's
+		// setting to correct.
+		return exitcode.Errorf(exitcode.Config, "--runs-dir %s: %v", dir, err)
 	}
 	return out.write(stdout, l, func(w io.Writer) error { return pipeline.WriteRuns(w, l) })
 }
