@@ -44,7 +44,11 @@ type Plan struct {
 	// ExpectedSeconds is the expected duration (ExpectedBasis says how it
 	// is reckoned).
 	ExpectedSeconds float64 `json:"expected_duration_seconds"`
-	ExpectedBasis   string  `json:"expected_duration_basis"`
+	// AtMostSeconds is the same with every run phase lasting its whole
+	// duration: what a YCSB run takes on hosts slower than the published
+	// ones, which stop at the duration rather than at the operation count.
+	AtMostSeconds float64 `json:"at_most_duration_seconds"`
+	ExpectedBasis string  `json:"expected_duration_basis"`
 	// Results is where the run's directory would be (<id>: drawn at the start).
 	Results string `json:"results"`
 }
@@ -124,7 +128,8 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 		stage("down", "always: wipe what the run installed and destroy the hosts")
 	}
 	par := s.Params
-	pl.ExpectedSeconds = planEstimate(p, s.Workloads, par).Round(time.Second).Seconds()
+	pl.ExpectedSeconds = planEstimate(p, s.Workloads, par, false).Round(time.Second).Seconds()
+	pl.AtMostSeconds = planEstimate(p, s.Workloads, par, true).Round(time.Second).Seconds()
 	pl.ExpectedBasis = fmt.Sprintf("loads at ~20,000 records/s; runs bounded by %v or the published throughput", par.Duration)
 	pl.Results = filepath.Join(s.RunsDir, "<id>")
 	return pl, nil
@@ -194,7 +199,12 @@ func WritePlanText(w io.Writer, pl *Plan) error {
 		fmt.Fprintf(&b, "  %-10s %s\n", st.Stage, st.What)
 	}
 	expected := time.Duration(pl.ExpectedSeconds * float64(time.Second))
-	fmt.Fprintf(&b, "\nexpected duration: about %v (%s)\n", expected, pl.ExpectedBasis)
+	atMost := time.Duration(pl.AtMostSeconds * float64(time.Second))
+	if atMost > expected {
+		fmt.Fprintf(&b, "\nexpected duration: about %v, at most %v (%s; at most: every run to its time limit)\n", expected, atMost, pl.ExpectedBasis)
+	} else {
+		fmt.Fprintf(&b, "\nexpected duration: about %v (%s)\n", expected, pl.ExpectedBasis)
+	}
 	fmt.Fprintf(&b, "results: %s\n", pl.Results)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -213,12 +223,13 @@ const loadRate = 20000
 const planOverhead = 30 * time.Second
 
 // planEstimate is the expected duration of a run: planOverhead plus the
-// bound of every phase of every workload (phaseBound).
-func planEstimate(p *profiles.Profile, workloads []string, par profiles.Parameters) time.Duration {
+// bound of every phase of every workload (phaseBound); atMost takes every
+// run phase to its time limit.
+func planEstimate(p *profiles.Profile, workloads []string, par profiles.Parameters, atMost bool) time.Duration {
 	est := planOverhead
 	for _, wl := range workloads {
 		for _, ph := range map[string][]string{"ycsb": {"load", "run"}, "sysbench": {"prepare", "run"}, "kv": {"run"}}[p.Family] {
-			est += phaseBound(p, wl, ph, par)
+			est += phaseBound(p, wl, ph, par, atMost)
 		}
 	}
 	return est
@@ -229,8 +240,9 @@ func planEstimate(p *profiles.Profile, workloads []string, par profiles.Paramete
 // YCSB run does its operations at the published throughput, or stops at
 // the duration, whichever comes first; sysbench's run is its warm-up and
 // its duration; a KV run lasts its duration (the seed's build ran until
-// stopped). Phases not named take no time worth counting.
-func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters) time.Duration {
+// stopped). Phases not named take no time worth counting. atMost: a YCSB
+// run lasts its whole duration (hosts slower than the published ones).
+func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters, atMost bool) time.Duration {
 	rows := func(n int64) time.Duration { return time.Duration(float64(n) / loadRate * float64(time.Second)) }
 	switch p.Family + "/" + phase {
 	case "ycsb/load":
@@ -238,6 +250,9 @@ func phaseBound(p *profiles.Profile, wl, phase string, par profiles.Parameters) 
 	case "sysbench/prepare":
 		return rows(par.Records * int64(max(par.Tables, 1)))
 	case "ycsb/run":
+		if atMost && par.Duration > 0 {
+			return par.Duration
+		}
 		if row := p.Baseline.Row(wl); row != nil && row.Throughput > 0 && par.Operations > 0 {
 			d := time.Duration(float64(par.Operations) / row.Throughput * float64(time.Second))
 			if par.Duration > 0 && d > par.Duration {
