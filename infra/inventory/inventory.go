@@ -143,10 +143,20 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 	var f File
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
+	// Unknown fields are reported with every other problem: the decoder
+	// has filled in all the rest. A value of the wrong type stops here,
+	// since the checks below would then judge its zero value.
+	var unknown error
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file, said below
-		return nil, nil, yamlErrors(name, err)
+		if !onlyUnknownFields(err) {
+			return nil, nil, yamlErrors(name, err)
+		}
+		unknown = yamlErrors(name, err)
 	}
 	v := validator{file: name}
+	if unknown != nil {
+		v.errs = append(v.errs, unknown)
+	}
 	doc := &root
 	if len(root.Content) > 0 {
 		doc = root.Content[0]
@@ -333,6 +343,21 @@ var (
 	unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type .*$`)
 	badValue     = regexp.MustCompile(`^line (\d+): (cannot unmarshal .*)$`)
 )
+
+// onlyUnknownFields reports whether err is the decoder's type error and
+// names nothing but fields the inventory does not have.
+func onlyUnknownFields(err error) bool {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return false
+	}
+	for _, e := range te.Errors {
+		if !unknownField.MatchString(e) {
+			return false
+		}
+	}
+	return true
+}
 
 // yamlErrors rewrites the YAML decoder's errors as file:line: field: message.
 func yamlErrors(name string, err error) error {

@@ -132,3 +132,19 @@ func TestInventoryErrorsReadWell(t *testing.T) {
 		})
 	}
 }
+
+// An unknown field does not hide the other problems of the file: they are
+// reported together, each at its line.
+func TestUnknownFieldWithOtherProblems(t *testing.T) {
+	k := key(t, 0o600)
+	src := "defaults:\n  ssh:\n    bogus: 1\n    key: " + k + "\nhosts:\n  - name: db1\n    address: 10.0.0.1\n  - name: client1\n    roles: [client]\n    address: 10.0.0.9\n"
+	_, err := Parse("inv.yaml", []byte(src))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"inv.yaml:3: bogus: unknown field", "no host has the db role"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%v\nwant %q", err, want)
+		}
+	}
+}
