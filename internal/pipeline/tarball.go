@@ -2,14 +2,11 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"strings"
 	"time"
@@ -47,7 +44,7 @@ func (s *Spec) checkTarball(ctx context.Context, client *http.Client) []error {
 	case strings.Contains(src, "://"):
 		return []error{fmt.Errorf("%s: %s: only http and https URLs, or a local path", where, shown)}
 	default:
-		sum, err := fileSHA256(src)
+		sum, err := provision.FileSHA256(src)
 		if err != nil {
 			return []error{fmt.Errorf("%s: %w", where, err)}
 		}
@@ -101,27 +98,4 @@ func ask(ctx context.Context, client *http.Client, method, u string) (int, error
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
 	return resp.StatusCode, nil
-}
-
-// fileSHA256 is the sha256 of a regular file, read whole (a release
-// tarball takes seconds: the price of refusing a wrong one before any
-// host is made).
-func fileSHA256(name string) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", name)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading %s: %w", name, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,12 +1,8 @@
 package yugabyte
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -152,7 +148,7 @@ func planInstall(c *infra.Cluster, s provision.FlavorSpec, allowUnknown bool) (p
 
 	// Only now, with everything else right, read the tarball.
 	if p.src.local != "" {
-		sum, err := fileSHA256(p.src.local)
+		sum, err := provision.FileSHA256(p.src.local)
 		if err != nil {
 			return p, exitcode.Errorf(exitcode.Config, "yugabyte: source: %v", err)
 		}
@@ -188,24 +184,4 @@ func dbHostsForStop(c *infra.Cluster) ([]infra.Host, error) {
 		return nil, exitcode.Errorf(exitcode.Config, "yugabyte: refusing to touch the hosts:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return hosts, nil
-}
-
-func fileSHA256(name string) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", name)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading %s: %w", name, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -17,7 +17,7 @@ func TestPlanInstall(t *testing.T) {
 	if err := os.WriteFile(tarball, []byte("not really a tarball"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := fileSHA256(tarball)
+	sum, err := provision.FileSHA256(tarball)
 	if err != nil {
 		t.Fatal(err)
 	}
