@@ -135,6 +135,8 @@ type ClusterSpec struct {
 	ClientHosts  int
 	InstanceType string // db hosts
 	ClientType   string // client hosts
+	// Disks are each db host's data disks (cloud providers).
+	Disks        Disks
 	Region, Zone string
 	Owner        string
 	Lifetime     time.Duration
