@@ -40,6 +40,7 @@ packages=(
   iptables            # network-partition faults, hosts behind a firewall
   sudo                # hosts whose SSH login user is not root (provision/ssh tests)
   python3             # scripts/testenv merges and writes JSON with it
+  python3-venv        # the moto server (scripts/testenv/moto.sh) lives in its own venv
   xfsprogs            # mkfs.xfs: the cloud hosts' disk script (infra/cloudinit), tested on loop devices
 )
 

@@ -8,6 +8,7 @@ package testenv
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,16 @@ type Endpoints struct {
 	// ProviderSchemas maps a Terraform provider (aws, google) to its
 	// compact schema file (scripts/testenv/providers.sh).
 	ProviderSchemas map[string]string `json:"provider_schemas,omitempty"`
+	// Moto is the moto server standing in for the AWS APIs
+	// (scripts/testenv/moto.sh).
+	Moto *Moto `json:"moto,omitempty"`
+}
+
+// Moto is the test environment's moto server.
+type Moto struct {
+	// URL is its endpoint, for aws-sdk-go-v2's BaseEndpoint
+	// (http://127.0.0.1:<port>); every AWS service answers on it.
+	URL string `json:"url"`
 }
 
 // Path returns the endpoints file: $YBBENCH_TESTENV, else .testenv/endpoints.json
@@ -176,6 +187,37 @@ func ProviderSchemaFor(t testing.TB, provider string) string {
 		missing(t, "the "+provider+" provider schema", err)
 	}
 	return e.ProviderSchemas[provider]
+}
+
+// MotoFor returns the test environment's moto server with its state reset
+// (no resources, no SSM parameters), or skips (fails under `make test`).
+// Tests that use it must not run in parallel with one another.
+func MotoFor(t testing.TB) *Moto {
+	t.Helper()
+	e, err := Load()
+	if err == nil && (e.Moto == nil || e.Moto.URL == "") {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "the moto server", err)
+	}
+	if err := e.Moto.Reset(); err != nil {
+		t.Fatalf("moto: %v", err)
+	}
+	return e.Moto
+}
+
+// Reset empties the server's state (POST /moto-api/reset).
+func (m *Moto) Reset() error {
+	resp, err := http.Post(m.URL+"/moto-api/reset", "application/json", nil)
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("reset: %s", resp.Status)
+	}
+	return nil
 }
 
 // URL returns a PostgreSQL connection URL for the given database.
