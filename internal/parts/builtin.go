@@ -4,6 +4,8 @@ import (
 	"log/slog"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/aws"
+	"github.com/ybbench/ybbench/infra/gcp"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/infra/local"
 	"github.com/ybbench/ybbench/infra/terraform"
@@ -25,8 +27,10 @@ func Builtin() *Registry {
 				New: func(o ProviderOptions) (infra.Provider, error) { return inventory.New(o.Inventory), nil }},
 			// The cloud providers come with their Terraform modules; their
 			// names are kept so that asking for one says so.
-			{Name: "aws", Planned: true},
-			{Name: "gcp", Planned: true},
+			{Name: aws.ProviderName, Planned: true,
+				Cloud: &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage}},
+			{Name: gcp.ProviderName, Planned: true,
+				Cloud: &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage}},
 		},
 		Flavors: []Flavor{
 			{Name: postgres.Name, Product: "PostgreSQL", Traits: postgres.FlavorTraits(),

@@ -7,6 +7,7 @@
 package parts
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
@@ -33,6 +34,25 @@ type Provider struct {
 	Planned bool
 	// New makes the provider (nil when Planned).
 	New func(ProviderOptions) (infra.Provider, error)
+	// Cloud is set for providers that make hosts in a cloud (aws, gcp):
+	// the defaults of the run's cloud settings.
+	Cloud *CloudDefaults
+	// Janitor makes the provider's janitor for one scope (nil for
+	// providers whose resources need none).
+	Janitor func(ctx context.Context, o JanitorOptions) (infra.Janitor, error)
+}
+
+// CloudDefaults are a cloud provider's defaults for the region, zone and
+// image settings.
+type CloudDefaults struct {
+	Region, Zone, Image string
+}
+
+// JanitorOptions say which part of an account a janitor looks in: an aws
+// region, a gcp project (and, optionally, region).
+type JanitorOptions struct {
+	Region, Project string
+	Log             *slog.Logger
 }
 
 // ProviderOptions are what constructors may use from the run.
