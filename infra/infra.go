@@ -170,6 +170,11 @@ type Traits struct {
 	// provider makes to the run's counts; a zero Range: the counts do not
 	// apply (the hosts are what the inventory lists).
 	DBHosts, ClientHosts Range
+	// TeardownLimit bounds a teardown of the provider's hosts (stopping
+	// what runs on them, then Destroy); zero: the pipeline's default. Cloud
+	// deletions wait on the cloud's own operations, which can take many
+	// minutes.
+	TeardownLimit time.Duration
 }
 
 // Range is an inclusive bound on a count; Max 0 means no bound applies.

@@ -9,14 +9,20 @@ import (
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
-// TeardownTimeout bounds teardown; it runs on its own context, so a
+// TeardownTimeout bounds teardown where the provider sets no limit of its
+// own (infra.Traits.TeardownLimit); it runs on its own context, so a
 // cancelled run still tears down.
 const TeardownTimeout = 10 * time.Minute
 
-// TearDown runs Down on a context of its own, bounded by TeardownTimeout,
-// so that a cancelled run still tears down.
+// TearDown runs Down on a context of its own, bounded by the provider's
+// teardown limit (else TeardownTimeout), so that a cancelled run still
+// tears down.
 func (r *Run) TearDown() error {
-	ctx, cancel := context.WithTimeout(context.Background(), TeardownTimeout)
+	limit := TeardownTimeout
+	if p, ok := builtin.Provider(r.spec.Provider); ok && p.Traits.TeardownLimit > 0 {
+		limit = p.Traits.TeardownLimit
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	return r.Down(ctx)
 }
