@@ -1,6 +1,7 @@
 package provision
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +46,9 @@ type PreflightOptions struct {
 	WarnNoFile, WarnNProc int64
 	// ClockSamples is how many clock readings are taken per host.
 	ClockSamples int
+	// CloudInitWait bounds the wait for cloud-init on a cloud host
+	// (default DefaultCloudInitWait).
+	CloudInitWait time.Duration
 	// Parallel bounds the fan-out (FailFast is ignored: every host is
 	// checked, so the report names every bad one).
 	Parallel ParallelOptions
@@ -68,6 +72,9 @@ func (o PreflightOptions) withDefaults() PreflightOptions {
 	if o.ClockSamples <= 0 {
 		o.ClockSamples = DefaultClockSamples
 	}
+	if o.CloudInitWait <= 0 {
+		o.CloudInitWait = DefaultCloudInitWait
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -82,6 +89,10 @@ type Check struct {
 	Reachable bool   `json:"reachable"`
 	// Disks are the free-space checks of Base and the data directories.
 	Disks []DiskCheck `json:"disks,omitempty"`
+	// CloudInit is cloud-init's answer on a cloud host (nil elsewhere).
+	CloudInit *CloudInitCheck `json:"cloud_init,omitempty"`
+	// Mounts are the mounts a cloud host's data directories are on.
+	Mounts []MountCheck `json:"mounts,omitempty"`
 	// NoFile and NProc are `ulimit -n` and `ulimit -u` of the SSH user's
 	// shell: -1 is unlimited, 0 unknown.
 	NoFile int64 `json:"ulimit_nofile"`
@@ -132,6 +143,13 @@ type DiskCheck struct {
 // uncertainty = half that round trip. A skew past MaxClockSkew, too
 // little disk or an unreachable host fails the preflight.
 //
+// A cloud host (Host.Cloud aws or gcp: see cloudHost) is first waited
+// for: `cloud-init status --wait`, bounded by CloudInitWait, must end
+// done (recoverable errors are a warning; a failure, a host still
+// booting at the bound, or no cloud-init fail it); then each of its data
+// directories must be on a mount of its own below cloudinit.MountRoot,
+// and Check.Mounts records which.
+//
 // The checks come back in host order whatever happened; the error joins
 // one *HostError per failed host, with messages naming the host.
 func Preflight(ctx context.Context, r Runner, hosts []infra.Host, opts PreflightOptions) ([]Check, error) {
@@ -154,8 +172,17 @@ func Preflight(ctx context.Context, r Runner, hosts []infra.Host, opts Preflight
 
 func preflightHost(ctx context.Context, r Runner, h infra.Host, o PreflightOptions) Check {
 	c := Check{Host: h.Name, MaxClockSkew: o.MaxClockSkew}
+	var mountDirs []string
+	if cloudHost(h) {
+		// Before anything else: until cloud-init is done, the disks may
+		// not be mounted yet, nor the run's host keys installed.
+		if !waitCloudInit(ctx, r, h, o.CloudInitWait, &c) {
+			return c
+		}
+		mountDirs = unique(h.DataDirs)
+	}
 	paths := preflightPaths(h)
-	res, err := r.Run(ctx, h, factsScript(paths), Step("preflight"))
+	res, err := r.Run(ctx, h, factsScript(paths, mountDirs), Step("preflight"))
 	if err != nil {
 		c.Failures = append(c.Failures, fmt.Sprintf("%s is not reachable: %v", h.Name, err))
 		return c
@@ -166,6 +193,7 @@ func preflightHost(ctx context.Context, r Runner, h infra.Host, o PreflightOptio
 	} else if err := parseFacts(res.Stdout, &c, o.MinFreeBytes); err != nil {
 		c.Failures = append(c.Failures, fmt.Sprintf("preflight on %s: %v", h.Name, err))
 	}
+	c.Failures = append(c.Failures, mountFailures(h.Name, c.Mounts)...)
 	if len(paths) == 0 {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s has no base directory: free disk not checked", h.Name))
 	}
@@ -199,6 +227,46 @@ func preflightHost(ctx context.Context, r Runner, h infra.Host, o PreflightOptio
 	return c
 }
 
+// waitCloudInit runs cloudInitScript on a cloud host and records the
+// answer in c; false when the host could not be reached, and nothing
+// more can be checked.
+func waitCloudInit(ctx context.Context, r Runner, h infra.Host, wait time.Duration, c *Check) bool {
+	// The script bounds its own wait; the runner's bound is for a host
+	// that stops answering meanwhile.
+	res, err := r.Run(ctx, h, cloudInitScript(wait), Step("preflight-cloud-init"), Timeout(wait+cloudInitKillGrace+cloudInitSlack))
+	if err != nil {
+		c.Failures = append(c.Failures, fmt.Sprintf("%s is not reachable: %v", h.Name, err))
+		return false
+	}
+	c.Reachable = true
+	if res.ExitCode != 0 {
+		c.Failures = append(c.Failures, fmt.Sprintf("cloud-init check on %s exited %d: %s", h.Name, res.ExitCode, strings.TrimSpace(tail(res.Stderr, 512))))
+		return true
+	}
+	ci, err := parseCloudInit(res.Stdout)
+	if err != nil {
+		c.Failures = append(c.Failures, fmt.Sprintf("cloud-init check on %s: %v", h.Name, err))
+		return true
+	}
+	c.CloudInit = &ci
+	w, f := cloudInitFindings(h.Name, ci, wait)
+	c.Warnings, c.Failures = append(c.Warnings, w...), append(c.Failures, f...)
+	return true
+}
+
+// unique returns ss without repeats, in order.
+func unique(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // preflightPaths are the directories whose free space is checked: Base
 // and the data directories (Base/data when none are given).
 func preflightPaths(h infra.Host) []string {
@@ -222,8 +290,9 @@ func preflightPaths(h infra.Host) []string {
 
 // factsScript prints the ulimits and, per path, the free kilobytes of the
 // path or of its nearest existing ancestor (a run's directories may not
-// exist yet), tab-separated.
-func factsScript(paths []string) string {
+// exist yet), tab-separated; then, per mountDirs entry (a cloud host's
+// data directories), the mount that holds it (writeMountsScript).
+func factsScript(paths, mountDirs []string) string {
 	var b strings.Builder
 	b.WriteString("set -u\n")
 	b.WriteString("printf 'kernel\\t%s\\n' \"$(uname -r)\"\n")
@@ -246,6 +315,7 @@ func factsScript(paths []string) string {
 done
 `)
 	}
+	writeMountsScript(&b, mountDirs)
 	return b.String()
 }
 
@@ -284,6 +354,8 @@ func parseFacts(out []byte, c *Check, minFree int64) error {
 				return fmt.Errorf("free disk of %s: df printed %q", f[3], f[1])
 			}
 			c.Disks = append(c.Disks, DiskCheck{Path: f[3], Checked: f[2], FreeBytes: kb * 1024, MinFreeBytes: minFree})
+		case len(f) == 4 && f[0] == "mount":
+			c.Mounts = append(c.Mounts, parseMount(f[1], f[2], f[3]))
 		case line == "":
 		default:
 			return fmt.Errorf("unexpected output line %q", line)
@@ -413,7 +485,10 @@ func bytesIEC(n int64) string {
 // Facts flattens the check into the string map the run ledger keeps per
 // host (hosts.json): reachable, kernel, arch, cpus, mem_kb, os,
 // clock_skew_ms, clock_uncertainty_ms, ulimit_nofile, ulimit_nproc,
-// free_bytes:<path>, warnings, failures.
+// free_bytes:<path>, warnings, failures; on a cloud host also cloud_init
+// (CloudInitCheck.Summary) and, per data directory, mount:<path> (the
+// mount point holding it, "unknown" when none was found) and
+// device:<path> (what is mounted there).
 func (c Check) Facts() map[string]string {
 	f := map[string]string{"reachable": strconv.FormatBool(c.Reachable)}
 	if s := c.System; s.Kernel != "" {
@@ -436,6 +511,15 @@ func (c Check) Facts() map[string]string {
 	}
 	for _, d := range c.Disks {
 		f["free_bytes:"+d.Path] = strconv.FormatInt(d.FreeBytes, 10)
+	}
+	if c.CloudInit != nil {
+		f["cloud_init"] = c.CloudInit.Summary()
+	}
+	for _, m := range c.Mounts {
+		f["mount:"+m.Path] = cmp.Or(m.Target, "unknown")
+		if m.Source != "" {
+			f["device:"+m.Path] = m.Source
+		}
 	}
 	if len(c.Warnings) > 0 {
 		f["warnings"] = strings.Join(c.Warnings, "; ")

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +119,156 @@ func TestPreflightUnreachableHostInOrder(t *testing.T) {
 	var he *provision.HostError
 	if !errors.As(err, &he) || he.Host != "b" || !strings.Contains(err.Error(), "b is not reachable") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// fakeCloudInit writes a `cloud-init` that records its arguments, one
+// call a line, in the returned file, answers `status --wait --long` with
+// the long status text and exit code given, and `status --long` (no
+// wait) with the text alone. A negative exit makes the waiting call hang.
+func fakeCloudInit(t *testing.T, status string, exit int) (dir, calls string) {
+	t.Helper()
+	dir = t.TempDir()
+	calls = filepath.Join(dir, "calls")
+	wait := fmt.Sprintf("printf '....\\n%%s\\n' %s\nexit %d", provision.Quote(status), exit)
+	if exit < 0 {
+		wait = "exec sleep 60"
+	}
+	script := fmt.Sprintf(`#!/bin/sh
+echo "$*" >>%s
+case "$*" in
+"status --wait --long")
+  %s
+  ;;
+"status --long")
+  printf '%%s\n' %s
+  ;;
+*)
+  echo "fake cloud-init: unexpected arguments: $*" >&2
+  exit 64
+  ;;
+esac
+`, provision.Quote(calls), wait, provision.Quote(status))
+	if err := os.WriteFile(filepath.Join(dir, "cloud-init"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, calls
+}
+
+// recorded returns the fake's calls, one per line ("" when never called).
+func recorded(t *testing.T, calls string) string {
+	t.Helper()
+	b, err := os.ReadFile(calls)
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// cloudHosts are local hosts marked as made by a cloud provider, without
+// data directories (this machine's are not on disks of their own).
+func cloudHosts(t *testing.T, cloud string, names ...string) []infra.Host {
+	hs := localHosts(t, names...)
+	for i := range hs {
+		hs[i].Cloud = cloud
+	}
+	return hs
+}
+
+// A cloud host's preflight waits for cloud-init first and reads its exit
+// code as cloud.md §8 item 12 says: 0 passes, 2 (recoverable errors)
+// passes with a warning, 1 fails the host with the long status's errors.
+func TestPreflightLocalCloudInit(t *testing.T) {
+	for _, c := range []struct {
+		name, status string
+		exit         int
+		ok           bool
+		warn, fail   string
+		summary      string
+	}{
+		{"done", "status: done\nextended_status: done\nerrors: []", 0, true, "", "", "done"},
+		{"recoverable errors", "status: done\nextended_status: degraded done\nrecoverable_errors:\nWARNING:\n\t- Failed at merging in cloud config part", 2, true,
+			"cloud-init on db1 finished with recoverable errors: status: done; extended_status: degraded done; recoverable_errors:; WARNING:; - Failed at merging in cloud config part", "", "done with recoverable errors"},
+		{"failed", "status: error\nextended_status: error - done\nboot_status_code: enabled-by-generator\nerrors:\n\t- ('scripts_user', RuntimeError('Runparts: 1 failures (part-001) in 1 attempted commands'))", 1, false,
+			"", "cloud-init on db1 failed: status: error; extended_status: error - done; errors:; - ('scripts_user', RuntimeError('Runparts: 1 failures (part-001) in 1 attempted commands'))", "failed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, calls := fakeCloudInit(t, c.status, c.exit)
+			t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+			checks, err := provision.Preflight(context.Background(), localexec.New(), cloudHosts(t, "aws", "db1"), provision.PreflightOptions{MinFreeBytes: 1 << 20})
+			if got := recorded(t, calls); got != "status --wait --long\n" {
+				t.Fatalf("cloud-init was called %q, want once with status --wait --long", got)
+			}
+			ch := checks[0]
+			if (err == nil) != c.ok || ch.OK() != c.ok || ch.CloudInit == nil || ch.CloudInit.Exit != c.exit || ch.Facts()["cloud_init"] != c.summary {
+				t.Fatalf("err %v, check %+v, cloud-init %+v", err, ch, ch.CloudInit)
+			}
+			if c.warn != "" && !slices.Contains(ch.Warnings, c.warn) {
+				t.Errorf("warnings %q, want %q", ch.Warnings, c.warn)
+			}
+			if c.fail != "" {
+				if !strings.Contains(err.Error(), c.fail) || exitcode.Of(err) != exitcode.Provision {
+					t.Errorf("error %v (exit %d), want exit 4 with %q", err, exitcode.Of(err), c.fail)
+				}
+				// The other checks still ran: every problem is reported together.
+				if !ch.ClockMeasured || len(ch.Disks) == 0 {
+					t.Errorf("the other checks did not run after cloud-init failed: %+v", ch)
+				}
+			}
+		})
+	}
+}
+
+func TestPreflightLocalCloudInitStillRunning(t *testing.T) {
+	dir, calls := fakeCloudInit(t, "status: running\nextended_status: running\ndetail: Running in stage: modules-final", -1)
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	checks, err := provision.Preflight(context.Background(), localexec.New(), cloudHosts(t, "gcp", "db1"),
+		provision.PreflightOptions{MinFreeBytes: 1 << 20, CloudInitWait: time.Second})
+	want := "cloud-init on db1 was still running after 1s, the preflight's bound: status: running; extended_status: running; detail: Running in stage: modules-final"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want %q", err, want)
+	}
+	if got := recorded(t, calls); got != "status --wait --long\nstatus --long\n" {
+		t.Fatalf("cloud-init was called %q", got)
+	}
+	if ci := checks[0].CloudInit; ci == nil || ci.Exit != 124 || ci.Status != "running" {
+		t.Fatalf("cloud-init %+v", ci)
+	}
+}
+
+func TestPreflightLocalNoCloudInit(t *testing.T) {
+	if _, err := exec.LookPath("cloud-init"); err == nil {
+		t.Skip("this machine has a cloud-init")
+	}
+	checks, err := provision.Preflight(context.Background(), localexec.New(), cloudHosts(t, "aws", "db1"), provision.PreflightOptions{MinFreeBytes: 1 << 20})
+	if err == nil || !strings.Contains(err.Error(), "db1 has no cloud-init") {
+		t.Fatalf("err %v", err)
+	}
+	if f := checks[0].Facts(); f["cloud_init"] != "not installed" {
+		t.Fatalf("facts %v", f)
+	}
+}
+
+// Local and inventory hosts are no cloud hosts: cloud-init is never
+// asked, even where it would fail.
+func TestPreflightLocalNotCloudHosts(t *testing.T) {
+	dir, calls := fakeCloudInit(t, "status: error", 1)
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	hosts := append(cloudHosts(t, "local", "l1"), cloudHosts(t, "onprem", "o1")...)
+	hosts[1].DataDirs = []string{filepath.Join(t.TempDir(), "data")} // on the root filesystem, and fine
+	checks, err := provision.Preflight(context.Background(), localexec.New(), hosts, provision.PreflightOptions{MinFreeBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := recorded(t, calls); got != "" {
+		t.Fatalf("cloud-init was called on a local or inventory host: %q", got)
+	}
+	for _, c := range checks {
+		if c.CloudInit != nil || len(c.Mounts) != 0 {
+			t.Fatalf("check %+v", c)
+		}
 	}
 }

@@ -73,7 +73,7 @@ func TestPreflightPaths(t *testing.T) {
 func TestFactsScriptInBash(t *testing.T) {
 	dir := t.TempDir()
 	paths := []string{filepath.Join(dir, "not", "yet"), filepath.Join(dir, "it's")}
-	out, err := exec.Command("bash", "-c", factsScript(paths)).Output()
+	out, err := exec.Command("bash", "-c", factsScript(paths, nil)).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
