@@ -62,7 +62,7 @@ type janItem struct {
 }
 
 // janLister lists one type's resources that match the filters.
-type janLister func(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error)
+type janLister func(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error)
 
 // janListers are the per-type Describe calls. DescribeTags is never used:
 // it keeps the tags of deleted resources (cloud.md §9, moto and AWS).
@@ -102,7 +102,7 @@ func (j *Janitor) List(ctx context.Context, f infra.JanitorFilter) ([]infra.Reso
 		items, err := janListers[typ](ctx, j.ec2, filters)
 		if err != nil {
 			if typ == janPlacementGroup && janNotImplemented(err) {
-				j.log.Warn("cannot list placement groups: the EC2 endpoint does not implement DescribePlacementGroups", "region", j.region, "err", err)
+				j.log.Warn("cannot list placement groups: the EC2 endpoint failed DescribePlacementGroups with a server error (moto does not implement it); none is listed or deleted", "region", j.region, "err", err)
 				continue
 			}
 			errs = append(errs, fmt.Errorf("listing %ss: %w", typ, err))
@@ -185,7 +185,7 @@ var janLiveInstanceStates = []string{
 
 // listInstances lists the instances not yet terminated: a terminated one
 // stays visible for about an hour and is gone already.
-func listInstances(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listInstances(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	in := &ec2.DescribeInstancesInput{Filters: janFilterWith(filters, "instance-state-name", janLiveInstanceStates...)}
 	var out []janItem
 	for p := ec2.NewDescribeInstancesPaginator(c, in); p.HasMorePages(); {
@@ -217,7 +217,7 @@ var janLiveVolumeStates = []string{
 // listVolumes lists the volumes not being deleted. One attached to an
 // instance of the run goes with it when it is delete-on-termination; the
 // janitor's DeleteVolume then finds it gone.
-func listVolumes(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listVolumes(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	in := &ec2.DescribeVolumesInput{Filters: janFilterWith(filters, "status", janLiveVolumeStates...)}
 	var out []janItem
 	for p := ec2.NewDescribeVolumesPaginator(c, in); p.HasMorePages(); {
@@ -237,7 +237,7 @@ func listVolumes(ctx context.Context, c janitorEC2, filters []types.Filter) ([]j
 
 // listKeyPairs lists key pairs by name, which DeleteKeyPair takes on AWS
 // and moto alike (moto ignores a KeyPairId there).
-func listKeyPairs(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listKeyPairs(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	page, err := c.DescribeKeyPairs(ctx, &ec2.DescribeKeyPairsInput{Filters: filters})
 	if err != nil {
 		return nil, err
@@ -251,7 +251,7 @@ func listKeyPairs(ctx context.Context, c janitorEC2, filters []types.Filter) ([]
 
 // listPlacementGroups lists placement groups by name (what
 // DeletePlacementGroup takes).
-func listPlacementGroups(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listPlacementGroups(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	page, err := c.DescribePlacementGroups(ctx, &ec2.DescribePlacementGroupsInput{Filters: filters})
 	if err != nil {
 		return nil, err
@@ -265,7 +265,7 @@ func listPlacementGroups(ctx context.Context, c janitorEC2, filters []types.Filt
 
 // listSecurityGroups lists security groups; a VPC's default group cannot
 // be deleted and goes with its VPC.
-func listSecurityGroups(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listSecurityGroups(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	var out []janItem
 	for p := ec2.NewDescribeSecurityGroupsPaginator(c, &ec2.DescribeSecurityGroupsInput{Filters: filters}); p.HasMorePages(); {
 		page, err := p.NextPage(ctx)
@@ -285,7 +285,7 @@ func listSecurityGroups(ctx context.Context, c janitorEC2, filters []types.Filte
 
 // listRouteTables lists route tables; a VPC's main route table cannot be
 // deleted and goes with its VPC.
-func listRouteTables(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listRouteTables(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	var out []janItem
 	for p := ec2.NewDescribeRouteTablesPaginator(c, &ec2.DescribeRouteTablesInput{Filters: filters}); p.HasMorePages(); {
 		page, err := p.NextPage(ctx)
@@ -309,7 +309,7 @@ func janIsMainRouteTable(t types.RouteTable) bool {
 }
 
 // listInternetGateways lists internet gateways.
-func listInternetGateways(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listInternetGateways(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	var out []janItem
 	for p := ec2.NewDescribeInternetGatewaysPaginator(c, &ec2.DescribeInternetGatewaysInput{Filters: filters}); p.HasMorePages(); {
 		page, err := p.NextPage(ctx)
@@ -324,7 +324,7 @@ func listInternetGateways(ctx context.Context, c janitorEC2, filters []types.Fil
 }
 
 // listSubnets lists subnets with their zones.
-func listSubnets(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listSubnets(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	var out []janItem
 	for p := ec2.NewDescribeSubnetsPaginator(c, &ec2.DescribeSubnetsInput{Filters: filters}); p.HasMorePages(); {
 		page, err := p.NextPage(ctx)
@@ -339,7 +339,7 @@ func listSubnets(ctx context.Context, c janitorEC2, filters []types.Filter) ([]j
 }
 
 // listVPCs lists VPCs.
-func listVPCs(ctx context.Context, c janitorEC2, filters []types.Filter) ([]janItem, error) {
+func listVPCs(ctx context.Context, c janDescriber, filters []types.Filter) ([]janItem, error) {
 	var out []janItem
 	for p := ec2.NewDescribeVpcsPaginator(c, &ec2.DescribeVpcsInput{Filters: filters}); p.HasMorePages(); {
 		page, err := p.NextPage(ctx)
