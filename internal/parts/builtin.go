@@ -1,6 +1,7 @@
 package parts
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/ybbench/ybbench/infra"
@@ -28,7 +29,14 @@ func Builtin() *Registry {
 			// The cloud providers come with their Terraform modules; their
 			// names are kept so that asking for one says so.
 			{Name: aws.ProviderName, Planned: true,
-				Cloud: &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage}},
+				Cloud: &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage},
+				Janitor: func(ctx context.Context, o JanitorOptions) (infra.Janitor, error) {
+					j, err := aws.NewJanitor(ctx, o.Region, aws.JanitorLogger(o.Log))
+					if err != nil {
+						return nil, err // not a typed nil in the interface
+					}
+					return j, nil
+				}},
 			{Name: gcp.ProviderName, Planned: true,
 				Cloud: &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage}},
 		},
