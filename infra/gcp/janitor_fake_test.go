@@ -39,8 +39,10 @@ type janFake struct {
 	script map[string][]janReply
 	ops    map[string]*janOp
 	nextOp int
-	sleeps []time.Duration
-	log    bytes.Buffer
+	// instead maps a fixture to the one served in its place.
+	instead map[string]string
+	sleeps  []time.Duration
+	log     bytes.Buffer
 }
 
 // janRequest is one request the fake received.
@@ -75,7 +77,7 @@ type janOp struct {
 // between attempts are recorded, not slept.
 func newJanFake(t *testing.T, opts ...JanitorOption) (*janFake, *Janitor) {
 	t.Helper()
-	f := &janFake{t: t, script: map[string][]janReply{}, ops: map[string]*janOp{}}
+	f := &janFake{t: t, script: map[string][]janReply{}, ops: map[string]*janOp{}, instead: map[string]string{}}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	opts = append([]JanitorOption{
@@ -176,8 +178,11 @@ func janOpScope(resource string) string {
 	return "global"
 }
 
-// file writes a fixture as the response.
+// file writes a fixture (or the one served instead) as the response.
 func (f *janFake) file(w http.ResponseWriter, status int, name string) {
+	if other, ok := f.instead[name]; ok {
+		name = other
+	}
 	b, err := os.ReadFile(filepath.Join("testdata", "janitor", name))
 	if err != nil {
 		f.t.Error(err)

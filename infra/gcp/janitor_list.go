@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,7 +26,9 @@ type janFound struct {
 // instances by their labels, firewalls, subnetworks and networks by a name
 // cloudtag made and a description that marks them managed. A resource
 // without the managed mark is never listed; one whose marks are damaged is
-// left alone too, with a warning naming it.
+// left alone too, with a warning naming it. A listing the API could not
+// complete (a call failing, a zone or region unreachable) is an error
+// (exit 6), with nothing listed.
 func (j *Janitor) List(ctx context.Context, f infra.JanitorFilter) ([]infra.Resource, error) {
 	if f.RunID == "" && f.Now.IsZero() {
 		return nil, errors.New("gcp janitor: the filter names neither a run nor a time to compare expiries with")
@@ -70,10 +73,12 @@ func (j *Janitor) janListInstances(ctx context.Context, f infra.JanitorFilter) (
 	it := j.instances.AggregatedList(ctx, &computepb.AggregatedListInstancesRequest{Project: j.project, Filter: &filter})
 	var found []janFound
 	var damaged []error
+	unreachable := janUnreachable{}
 	for pair, err := range it.All() {
 		if err != nil {
 			return nil, nil, fmt.Errorf("instances: %w", err)
 		}
+		unreachable.add(pair.Key, pair.Value.GetWarning(), it.Response)
 		for _, in := range pair.Value.GetInstances() {
 			zone := janLast(in.GetZone())
 			if zone == "" {
@@ -88,6 +93,9 @@ func (j *Janitor) janListInstances(ctx context.Context, f infra.JanitorFilter) (
 				found = append(found, r)
 			}
 		}
+	}
+	if err := unreachable.err("instances"); err != nil {
+		return nil, nil, err
 	}
 	return found, damaged, nil
 }
@@ -112,10 +120,12 @@ func (j *Janitor) janListSubnetworks(ctx context.Context, _ infra.JanitorFilter)
 	var found []janFound
 	var damaged []error
 	it := j.subnetworks.AggregatedList(ctx, &computepb.AggregatedListSubnetworksRequest{Project: j.project})
+	unreachable := janUnreachable{}
 	for pair, err := range it.All() {
 		if err != nil {
 			return nil, nil, fmt.Errorf("subnetworks: %w", err)
 		}
+		unreachable.add(pair.Key, pair.Value.GetWarning(), it.Response)
 		for _, sn := range pair.Value.GetSubnetworks() {
 			region := janLast(sn.GetRegion())
 			if region == "" {
@@ -124,7 +134,36 @@ func (j *Janitor) janListSubnetworks(ctx context.Context, _ infra.JanitorFilter)
 			found, damaged = janAddNamed(found, damaged, janTypeSubnetwork, sn.GetName(), sn.GetDescription(), region)
 		}
 	}
+	if err := unreachable.err("subnetworks"); err != nil {
+		return nil, nil, err
+	}
 	return found, damaged, nil
+}
+
+// janUnreachable collects the scopes an aggregated list could not reach
+// (the page's unreachables, a scope's UNREACHABLE warning): what they hold
+// is unknown, so the listing is incomplete.
+type janUnreachable map[string]bool
+
+// add notes a scope's warning and the unreachables of the page it came
+// on (the iterator's Response is the page last fetched).
+func (u janUnreachable) add(scope string, w *computepb.Warning, page any) {
+	if w.GetCode() == "UNREACHABLE" {
+		u[scope] = true
+	}
+	if p, ok := page.(interface{ GetUnreachables() []string }); ok {
+		for _, s := range p.GetUnreachables() {
+			u[s] = true
+		}
+	}
+}
+
+func (u janUnreachable) err(what string) error {
+	if len(u) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the API could not reach %s, so the listing is incomplete (retry, or restrict the janitor to another region)",
+		what, strings.Join(slices.Sorted(maps.Keys(u)), ", "))
 }
 
 func (j *Janitor) janListNetworks(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []error, error) {

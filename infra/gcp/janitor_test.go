@@ -159,6 +159,20 @@ func TestJanSelectGlobalWithoutSubnetwork(t *testing.T) {
 	janDiff(t, janSelect(withSubnet, infra.JanitorFilter{Now: janNow}, "us-central1"), nil)
 }
 
+// TestJanitorListUnreachable: a zone the aggregated list could not reach
+// makes the listing fail, naming it, rather than sweep around it.
+func TestJanitorListUnreachable(t *testing.T) {
+	f, j := newJanFake(t)
+	f.instead["instances-aggregated-page-2.json"] = "instances-aggregated-page-2-unreachable.json"
+	got, err := j.List(t.Context(), infra.JanitorFilter{Now: janNow})
+	if err == nil || !strings.Contains(err.Error(), "zones/asia-east1-a") || got != nil {
+		t.Fatalf("listed %v, error %v; want no listing and an error naming zones/asia-east1-a", got, err)
+	}
+	if exitcode.Of(err) != exitcode.Teardown {
+		t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Teardown)
+	}
+}
+
 func TestJanitorListNeedsRunOrTime(t *testing.T) {
 	f, j := newJanFake(t)
 	if _, err := j.List(t.Context(), infra.JanitorFilter{}); err == nil {
