@@ -38,7 +38,8 @@ func Builtin() *Registry {
 					return j, nil
 				}},
 			{Name: gcp.ProviderName, Planned: true,
-				Cloud: &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage}},
+				Cloud:   &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage},
+				Janitor: newGCPJanitor},
 		},
 		Flavors: []Flavor{
 			{Name: postgres.Name, Product: "PostgreSQL", Traits: postgres.FlavorTraits(),
@@ -67,4 +68,18 @@ func newLocal(o ProviderOptions) (infra.Provider, error) {
 		opts = append(opts, local.TerraformBinary(tf))
 	}
 	return local.New(opts...), nil
+}
+
+// newGCPJanitor makes the gcp janitor of o's project (a missing project
+// is a *infra.SettingError naming it), restricted to o's region when one
+// is given.
+func newGCPJanitor(ctx context.Context, o JanitorOptions) (infra.Janitor, error) {
+	var opts []gcp.JanitorOption
+	if o.Log != nil {
+		opts = append(opts, gcp.JanitorLogger(o.Log))
+	}
+	if o.Region != "" {
+		opts = append(opts, gcp.JanitorRegion(o.Region))
+	}
+	return gcp.NewJanitor(ctx, o.Project, opts...)
 }
