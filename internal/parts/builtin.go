@@ -30,13 +30,7 @@ func Builtin() *Registry {
 			// names are kept so that asking for one says so.
 			{Name: aws.ProviderName, Planned: true,
 				Cloud: &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage},
-				Janitor: func(ctx context.Context, o JanitorOptions) (infra.Janitor, error) {
-					j, err := aws.NewJanitor(ctx, o.Region, aws.JanitorLogger(o.Log))
-					if err != nil {
-						return nil, err // not a typed nil in the interface
-					}
-					return j, nil
-				}},
+				Janitor: newAWSJanitor},
 			{Name: gcp.ProviderName, Planned: true,
 				Cloud:   &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage},
 				Janitor: newGCPJanitor},
@@ -68,6 +62,16 @@ func newLocal(o ProviderOptions) (infra.Provider, error) {
 		opts = append(opts, local.TerraformBinary(tf))
 	}
 	return local.New(opts...), nil
+}
+
+// newAWSJanitor makes the aws janitor of o's region (a missing region is
+// a *infra.SettingError naming it).
+func newAWSJanitor(ctx context.Context, o JanitorOptions) (infra.Janitor, error) {
+	j, err := aws.NewJanitor(ctx, o.Region, aws.JanitorLogger(o.Log))
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return j, nil
 }
 
 // newGCPJanitor makes the gcp janitor of o's project (a missing project
