@@ -29,7 +29,7 @@ func Builtin() *Registry {
 			// The cloud providers come with their Terraform modules; their
 			// names are kept so that asking for one says so.
 			{Name: aws.ProviderName, Planned: true,
-				Cloud: &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage},
+				Cloud:   &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage},
 				Janitor: newAWSJanitor},
 			{Name: gcp.ProviderName, Planned: true,
 				Cloud:   &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage},
