@@ -1,11 +1,13 @@
 // Command ybbench is the orchestrator: it provisions hosts (a local cluster
-// of network namespaces, or an on-prem inventory), installs the database,
-// ships the load agent, runs the profile's workloads, collects and compares
-// the results, and always tears everything down.
+// of network namespaces, an on-prem inventory, or the profile's hardware on
+// AWS or GCP), installs the database, ships the load agent, runs the
+// profile's workloads, collects and compares the results, and always tears
+// everything down.
 //
 //	ybbench run --local                          # the whole pipeline on this machine
 //	ybbench run --inventory hosts.yaml --profile ycsb-ysql
 //	ybbench down --run runs/<id>                 # teardown from the ledger alone
+//	ybbench janitor --provider aws --region R    # what a cloud run left behind
 //
 // Exit codes: 0 ok, 1 tool, 2 configuration or input, 3 infrastructure,
 // 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate;

@@ -24,8 +24,9 @@ import (
 // Bounds of the lifetime setting: long enough for a whole profile, short
 // enough that a forgotten run's hosts power off the same week.
 const (
-	minLifetime = 30 * time.Minute
-	maxLifetime = 168 * time.Hour
+	minLifetime    = 30 * time.Minute
+	maxLifetime    = 168 * time.Hour
+	lifetimeBounds = "30m to 168h"
 )
 
 // minSSHPrefix is the shortest prefix ssh_cidr may have: SSH is opened to
@@ -151,7 +152,7 @@ func (s *Spec) checkCloud(reg *parts.Registry, p *profiles.Profile) []error {
 			s.where("zone"), zone, region, prov.Cloud.Zone, prov.Cloud.Region)
 	}
 	if s.Lifetime < minLifetime || s.Lifetime > maxLifetime {
-		bad("%s: %v: want %v to %v (the hosts power off at the end of it)", s.where("lifetime"), s.Lifetime, minLifetime, maxLifetime)
+		bad("%s: %v: want %s (the hosts power off at the end of it)", s.where("lifetime"), s.Lifetime, lifetimeBounds)
 	}
 	// Without the profile's hardware there is nothing to price (said
 	// above); a max_cost of 0 or less is wrong whatever the hardware.

@@ -172,8 +172,8 @@ func TestCloudBadInput(t *testing.T) {
 		{"ssh not a cidr", map[string]string{"provider": "aws", "ssh_cidr": "my-laptop"}, []string{`--ssh-cidr: "my-laptop" is not an IPv4 CIDR`}},
 		{"ssh over IPv6", map[string]string{"provider": "aws", "ssh_cidr": "2001:db8::/64"}, []string{`"2001:db8::/64" is not an IPv4 CIDR`}},
 		{"ssh host bits", map[string]string{"provider": "aws", "ssh_cidr": "203.0.113.7/24"}, []string{"did you mean 203.0.113.0/24?"}},
-		{"lifetime short", map[string]string{"provider": "aws", "lifetime": "10m"}, []string{"--lifetime: 10m0s: want 30m0s to 168h0m0s"}},
-		{"lifetime long", map[string]string{"provider": "aws", "lifetime": "169h"}, []string{"--lifetime: 169h0m0s: want 30m0s to 168h0m0s"}},
+		{"lifetime short", map[string]string{"provider": "aws", "lifetime": "10m"}, []string{"--lifetime: 10m0s: want 30m to 168h"}},
+		{"lifetime long", map[string]string{"provider": "aws", "lifetime": "169h"}, []string{"--lifetime: 169h0m0s: want 30m to 168h"}},
 		{"gcp without project", map[string]string{"provider": "gcp", "profile": "kv-ycql"}, []string{"project: the gcp provider needs the project"}},
 		{"aws with a project", map[string]string{"provider": "aws", "project": "p"}, []string{"--project: the aws provider takes no project (only gcp does)"}},
 		{"zone of another region", map[string]string{"provider": "aws", "region": "us-west-2", "zone": "us-east-1a"},
@@ -426,5 +426,18 @@ func TestCloudPlan(t *testing.T) {
 	}
 	if pl.Cloud.SSHFrom != "198.51.100.7/32" || pl.Cloud.SSHFromBy != "--ssh-cidr" || p.planned[1].Options[infra.OptionSSHCIDR] != "198.51.100.7/32" {
 		t.Errorf("ssh_cidr given: %+v; planned %v", pl.Cloud, p.planned[1].Options)
+	}
+}
+
+// The lifetime's bounds as the help says them are the ones checked.
+func TestLifetimeBoundsText(t *testing.T) {
+	lo, hi, _ := strings.Cut(lifetimeBounds, " to ")
+	for _, c := range []struct {
+		text string
+		want time.Duration
+	}{{lo, minLifetime}, {hi, maxLifetime}} {
+		if d, err := time.ParseDuration(c.text); err != nil || d != c.want {
+			t.Errorf("%q: %v, %v; want %v", c.text, d, err, c.want)
+		}
 	}
 }

@@ -144,7 +144,7 @@ var settings = []Setting{
 		Valid: "> 0; the price table must price every item", Cloud: true,
 		field: func(s *Spec) any { return &s.MaxCost }},
 	{Name: "lifetime", Type: "duration", Default: "6h", Usage: "how long cloud hosts may live: they power off at expiry, and the janitor removes what remains",
-		Valid: fmt.Sprintf("%v to %v", minLifetime, maxLifetime), Cloud: true,
+		Valid: lifetimeBounds, Cloud: true,
 		field: func(s *Spec) any { return &s.Lifetime }},
 	{Name: "db_auth", Type: "on|off", Default: "on", Enum: []string{"on", "off"},
 		Usage: "database authentication: on (generated credentials) or off (the seeds' unauthenticated setup, marked in the report)",
