@@ -14,7 +14,7 @@ import (
 // janitorCommand is `ybbench janitor`: the resources ybbench made in a
 // cloud account and left there (past their expiry, or of one run), found
 // by their marks alone; listed, and deleted only with --yes.
-func janitorCommand(o *options, stdout io.Writer) *cobra.Command {
+func janitorCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 	var req pipeline.JanitorRequest
 	c := &cobra.Command{Use: "janitor",
 		Short: "List what ybbench left in a cloud account (past its expiry, or of one run); delete it with --yes"}
@@ -42,6 +42,7 @@ func janitorCommand(o *options, stdout io.Writer) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		j.Options.Log = logger(stderr, o.verbose)
 		ctx := c.Context()
 		if ctx == nil {
 			ctx = context.Background()

@@ -2,8 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -115,5 +119,53 @@ func TestSSHCIDRLookupFails(t *testing.T) {
 	s.Check(context.Background(), cloudDeps(p), CheckOptions{MakesHosts: true, HTTP: srv.Client(), Refused: true})
 	if _, checked, _ := p.counts(); checked != 0 || asked.Load() != 0 {
 		t.Errorf("refused settings: the cloud was asked %d times, the lookup %d", checked, asked.Load())
+	}
+}
+
+// The looked-up address is the run's: run.json records it and where it
+// came from, and the run reopened from run.json (resume) makes its hosts
+// with it, looking nothing up again.
+func TestLookedUpAddressIsRecorded(t *testing.T) {
+	srv, asked := checkIP(t, http.StatusOK, "203.0.113.9")
+	p := &fakeCloud{}
+	deps := cloudDeps(p)
+	deps.Progress = NewLines(discard{})
+	deps.NewKey = func(dir string) (string, string, error) { return "ssh-ed25519 AAAAtest run", dir + "/id_ed25519", nil }
+	_, r, err := resolveFlags(t, deps.Registry, map[string]string{"provider": "aws", "region": "us-east-1", "ssh_cidr_lookup_url": srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Spec.Check(context.Background(), deps, CheckOptions{MakesHosts: true, HTTP: srv.Client()}); err != nil {
+		t.Fatal(err)
+	}
+	run, err := New(r, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := run.Dir()
+	run.Close()
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Spec map[string]any `json:"spec"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Spec["ssh_cidr"] != "203.0.113.9/32" || !strings.Contains(fmt.Sprint(rec.Spec["ssh_cidr_source"]), "looked up at "+srv.URL) {
+		t.Errorf("run.json's spec: ssh_cidr %v, source %v", rec.Spec["ssh_cidr"], rec.Spec["ssh_cidr_source"])
+	}
+	again, err := Open(dir, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if err := again.Up(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if asked.Load() != 1 || len(p.created) != 1 || p.created[0].Options[infra.OptionSSHCIDR] != "203.0.113.9/32" {
+		t.Errorf("looked up %d times; created with %v", asked.Load(), p.created)
 	}
 }
