@@ -403,11 +403,11 @@ func (r *Run) Up(ctx context.Context) error {
 			return nil, exitcode.Wrap(exitcode.Infra, err)
 		}
 		r.cluster = c
-		details := map[string]string{}
 		// What the provider found and used (its check's facts, the
 		// Terraform version, the zone a fallback chose).
-		for k, v := range c.Meta {
-			details[k] = v
+		details := maps.Clone(c.Meta)
+		if details == nil {
+			details = map[string]string{}
 		}
 		details["hosts"] = strings.Join(hostNames(c.Hosts), ",")
 		if cloud {
