@@ -27,6 +27,8 @@ var examples = map[string]string{
   ybbench status --run <id> -o json`,
 	"runs": `  ybbench runs                                       # id, profile, state, outcome, started, duration
   ybbench runs --runs-dir /srv/ybbench/runs -o json`,
+	"janitor": `  ybbench janitor --provider aws --region us-east-1   # what ybbench left there past its expiry; nothing is deleted
+  ybbench janitor --provider gcp --project my-proj --run <id> --yes   # delete one run's resources`,
 	"profiles": `  ybbench profiles                                   # every built-in profile, as a table
   ybbench profiles sysbench-ysql -o json`,
 	"version": `  ybbench version`,

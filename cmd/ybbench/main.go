@@ -1,11 +1,13 @@
 // Command ybbench is the orchestrator: it provisions hosts (a local cluster
-// of network namespaces, or an on-prem inventory), installs the database,
-// ships the load agent, runs the profile's workloads, collects and compares
-// the results, and always tears everything down.
+// of network namespaces, an on-prem inventory, or the profile's hardware on
+// AWS or GCP), installs the database, ships the load agent, runs the
+// profile's workloads, collects and compares the results, and always tears
+// everything down.
 //
 //	ybbench run --local                          # the whole pipeline on this machine
 //	ybbench run --inventory hosts.yaml --profile ycsb-ysql
 //	ybbench down --run runs/<id>                 # teardown from the ledger alone
+//	ybbench janitor --provider aws --region R    # what a cloud run left behind
 //
 // Exit codes: 0 ok, 1 tool, 2 configuration or input, 3 infrastructure,
 // 4 provisioning, 5 agent or workload, 6 teardown incomplete, 99 gate;
@@ -28,6 +30,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/pipeline"
 )
 
@@ -45,17 +48,26 @@ func main() {
 	os.Exit(exitcode.Of(err))
 }
 
-// options are the command line's layer over the spec.
+// options are the command line's layer over the spec, and the registry
+// of the parts it names.
 type options struct {
 	specFile string
 	run      string
 	presets  map[string]*bool   // preset → its flag
 	set      map[string]*string // setting → flag value, only when given
 	verbose  bool
+	reg      *parts.Registry
 }
 
+// newRoot is the command line with the built-in parts.
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
-	o := &options{presets: map[string]*bool{}, set: map[string]*string{}}
+	return newRootWith(stdout, stderr, parts.Builtin())
+}
+
+// newRootWith is the command line with the parts of reg (tests name
+// stand-ins there).
+func newRootWith(stdout, stderr io.Writer, reg *parts.Registry) *cobra.Command {
+	o := &options{presets: map[string]*bool{}, set: map[string]*string{}, reg: reg}
 	root := &cobra.Command{
 		Use:           "ybbench",
 		Short:         "Reproduce YugabyteDB's published benchmarks end to end",
@@ -100,7 +112,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 	run := &cobra.Command{Use: "run", Short: "Run everything: up, preflight, install, bench, collect, report, down (always)",
 		RunE: func(c *cobra.Command, _ []string) error {
-			d := deps(stderr, o.verbose)
+			d := deps(stderr, o.verbose, o.reg)
 			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true})
 			if err != nil {
 				return err
@@ -118,7 +130,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	var planOut *outputFlag
 	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
 		RunE: func(c *cobra.Command, _ []string) error {
-			d := deps(stderr, o.verbose)
+			d := deps(stderr, o.verbose, o.reg)
 			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{})
 			if err != nil {
 				return err
@@ -134,7 +146,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run id on stdout)",
 		RunE: func(c *cobra.Command, _ []string) error {
-			d := deps(stderr, o.verbose)
+			d := deps(stderr, o.verbose, o.reg)
 			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true})
 			if err != nil {
 				return err
@@ -217,7 +229,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	profilesCmd := profilesCommand(stdout)
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
-	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout), profilesCmd, versionCmd)
+	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout),
+		janitorCommand(o, stdout, stderr), profilesCmd, versionCmd)
 	strictArgs(root, o, run, plan, up)
 	describe(root)
 	return root
@@ -244,7 +257,9 @@ func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 // resolve layers defaults < spec file < YBBENCH_* < presets < flags,
 // validates the result in one place and checks what it names outside
 // itself (pipeline.Spec.Check: the inventory, the subnet, Terraform, the
-// tarball), reporting every problem at once: all before a run is created.
+// tarball; a cloud's address lookup and API checks, only for settings
+// that passed), reporting every problem at once: all before a run is
+// created.
 func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.CheckOptions) (*pipeline.Resolved, error) {
 	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Environ: os.Environ(), Flags: map[string]string{}}
 	for name, on := range o.presets {
@@ -258,11 +273,18 @@ func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.Chec
 	// The layers' problems and the settings' are reported together: a bad
 	// flag does not hide a bad variable or a setting out of range.
 	s, lerr := pipeline.Load(cl)
-	r, verr := s.Resolve()
+	r, verr := s.ResolveWith(d.Registry)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cerr := s.Check(ctx, d, co)
+	// The resolved spec is checked when there is one, so that what the
+	// check records (a cloud run's looked-up address) is the run's.
+	checked := &s
+	if r != nil {
+		checked = &r.Spec
+	}
+	co.Refused = lerr != nil || verr != nil
+	cerr := checked.Check(ctx, d, co)
 	if err := errors.Join(lerr, verr, cerr); err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}

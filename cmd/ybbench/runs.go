@@ -97,9 +97,9 @@ func (o *options) open(stderr io.Writer, lock bool) (*pipeline.Run, error) {
 		return nil, err
 	}
 	if !lock {
-		return pipeline.Inspect(dir, deps(stderr, o.verbose))
+		return pipeline.Inspect(dir, deps(stderr, o.verbose, o.reg))
 	}
-	return pipeline.Open(dir, deps(stderr, o.verbose))
+	return pipeline.Open(dir, deps(stderr, o.verbose, o.reg))
 }
 
 // finished reports the *pipeline.FinishedError of the run --run names,

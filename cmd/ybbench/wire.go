@@ -15,15 +15,15 @@ import (
 	"github.com/ybbench/ybbench/provision/ssh"
 )
 
-// deps wires the real parts: providers and flavors from the registry
-// (the one place that knows them by name), the SSH runner.
-func deps(stderr io.Writer, verbose bool) pipeline.Deps {
+// deps wires the parts of reg (the one place that knows them by name:
+// the built-in registry but in tests) and the SSH runner.
+func deps(stderr io.Writer, verbose bool, reg *parts.Registry) pipeline.Deps {
 	log := logger(stderr, verbose)
-	reg := parts.Builtin()
 	provider := func(s *pipeline.Spec) (infra.Provider, error) {
 		return reg.NewProvider(s.Provider, parts.ProviderOptions{Inventory: s.Inventory, Log: log})
 	}
 	return pipeline.Deps{
+		Registry: reg,
 		Provider: func(s *pipeline.Spec, runDir string) (infra.Provider, error) { return provider(s) },
 		Runner: func(s *pipeline.Spec, runDir string, log *slog.Logger) (provision.Runner, error) {
 			opts := []ssh.Option{ssh.WithKnownHosts(filepath.Join(runDir, "ssh", "known_hosts")),

@@ -51,6 +51,39 @@ type Plan struct {
 	ExpectedBasis string  `json:"expected_duration_basis"`
 	// Results is where the run's directory would be (<id>: drawn at the start).
 	Results string `json:"results"`
+	// Cloud is where and from what a cloud provider would make the hosts,
+	// and Cost what they would cost (both only for a cloud provider).
+	Cloud *PlanCloud `json:"cloud,omitempty"`
+	Cost  *PlanCost  `json:"cost,omitempty"`
+}
+
+// PlanCloud is a cloud run's place, machines and bounds.
+type PlanCloud struct {
+	Provider     string `json:"provider"`
+	Region       string `json:"region"`
+	Zone         string `json:"zone"`
+	ZoneFallback bool   `json:"zone_fallback"`
+	Project      string `json:"project,omitempty"`
+	Image        string `json:"image"`
+	InstanceType string `json:"instance_type"`
+	ClientType   string `json:"client_type"`
+	// Disks are each db host's data disks.
+	Disks PlanDisks `json:"disks"`
+	// SSHFrom is the only source the hosts' SSH port accepts
+	// (PlanAddress when the run will look it up), and SSHFromBy what
+	// gives it.
+	SSHFrom   string `json:"ssh_from"`
+	SSHFromBy string `json:"ssh_from_by"`
+	// Lifetime is how long the hosts may live: they power off at its end.
+	Lifetime        string  `json:"lifetime"`
+	LifetimeSeconds float64 `json:"lifetime_seconds"`
+}
+
+// PlanDisks are a db host's data disks, all alike.
+type PlanDisks struct {
+	Count  int    `json:"count"`
+	Kind   string `json:"kind"`
+	SizeGB int    `json:"size_gb"`
 }
 
 // PlanHost is a host the provider would make or take.
@@ -94,8 +127,23 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	planned, create, err := prov.Plan(infra.ClusterSpec{DBHosts: s.DBHosts, ClientHosts: s.ClientHosts,
-		Options: map[string]string{"subnet": s.Subnet}})
+	reg := deps.registry()
+	spec, err := s.clusterSpec(reg, p)
+	if err != nil {
+		return nil, err
+	}
+	if _, cloud := s.cloudOf(reg); cloud {
+		if pl.Cloud, err = planCloud(s, spec); err != nil {
+			return nil, err
+		}
+		// The address is looked up when the run is created, not now:
+		// the provider's plan shows what stands for it.
+		spec.Options[infra.OptionSSHCIDR] = pl.Cloud.SSHFrom
+		if pl.Cost, err = planCost(spec, s.Provider, s.MaxCost); err != nil {
+			return nil, err
+		}
+	}
+	planned, create, err := prov.Plan(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +181,27 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	pl.ExpectedBasis = fmt.Sprintf("loads at ~20,000 records/s; runs bounded by %v or the published throughput", par.Duration)
 	pl.Results = filepath.Join(s.RunsDir, "<id>")
 	return pl, nil
+}
+
+// planCloud says where and from what a cloud run's hosts would be made.
+func planCloud(s *Resolved, spec infra.ClusterSpec) (*PlanCloud, error) {
+	c := &PlanCloud{Provider: s.Provider, Region: spec.Region, Zone: spec.Zone, ZoneFallback: s.ZoneFallback,
+		Project: s.Project, Image: spec.Options[infra.OptionImage], InstanceType: spec.InstanceType, ClientType: spec.ClientType,
+		Disks:    PlanDisks{Count: spec.Disks.Count, Kind: spec.Disks.Kind, SizeGB: spec.Disks.SizeGB},
+		Lifetime: spec.Lifetime.String(), LifetimeSeconds: spec.Lifetime.Seconds()}
+	switch {
+	case s.SSHCIDR == "":
+		u := s.SSHCIDRLookupURL
+		if u == "" {
+			u = defaultLookupURL
+		}
+		c.SSHFrom, c.SSHFromBy = PlanAddress, "looked up at "+u+" when the run is created"
+	case s.SSHCIDRSource != "":
+		c.SSHFrom, c.SSHFromBy = s.SSHCIDR, s.SSHCIDRSource
+	default:
+		c.SSHFrom, c.SSHFromBy = s.SSHCIDR, s.where(sshCIDRSetting)
+	}
+	return c, nil
 }
 
 // planBench is a bench stage per phase of every workload, with the agent's
@@ -193,6 +262,12 @@ func WritePlanText(w io.Writer, pl *Plan) error {
 	for _, h := range pl.Hosts {
 		fmt.Fprintf(&b, "  %-9s roles %-10s %s\n", h.Name, strings.Join(h.Roles, ","), h.Where)
 	}
+	if c := pl.Cloud; c != nil {
+		writePlanCloud(&b, c)
+	}
+	if pl.Cost != nil {
+		b.WriteString("\n" + pl.Cost.Text)
+	}
 	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s %s", pl.Versions.Ybbench, pl.Versions.Database, pl.Versions.Source)
 	b.WriteString("\n\nstages:\n")
 	for _, st := range pl.Stages {
@@ -208,6 +283,24 @@ func WritePlanText(w io.Writer, pl *Plan) error {
 	fmt.Fprintf(&b, "results: %s\n", pl.Results)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writePlanCloud writes where and from what a cloud run's hosts would be
+// made, who may reach their SSH port, and for how long they live.
+func writePlanCloud(b *strings.Builder, c *PlanCloud) {
+	fallback := "off"
+	if c.ZoneFallback {
+		fallback = "on: another zone of the region when this one does not offer the type"
+	}
+	fmt.Fprintf(b, "\ncloud: %s, region %s, zone %s (zone_fallback %s)", c.Provider, c.Region, c.Zone, fallback)
+	if c.Project != "" {
+		fmt.Fprintf(b, ", project %s", c.Project)
+	}
+	fmt.Fprintf(b, "\n  image %s\n", c.Image)
+	fmt.Fprintf(b, "  db hosts %s, each with %d× %s %d GB data disks; client hosts %s\n",
+		c.InstanceType, c.Disks.Count, c.Disks.Kind, c.Disks.SizeGB, c.ClientType)
+	fmt.Fprintf(b, "  SSH (port 22) only from %s (%s)\n", c.SSHFrom, c.SSHFromBy)
+	fmt.Fprintf(b, "  lifetime %s: the hosts power off at its end, and ybbench janitor removes what is left\n", c.Lifetime)
 }
 
 // planStartAt stands for the start instant a run picks when a phase

@@ -8,7 +8,7 @@ import (
 )
 
 // docs/json-output.md documents every field of the JSON that status,
-// runs, profiles and plan print, and each shape's schema name: a field
+// runs, profiles, plan and janitor print, and each shape's schema name: a field
 // added to a type and not to the page fails here.
 func TestJSONOutputIsDocumented(t *testing.T) {
 	b, err := os.ReadFile("../../docs/json-output.md")
@@ -16,7 +16,7 @@ func TestJSONOutputIsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	for _, schema := range []string{RunsSchema, StatusSchema, ProfilesSchema, PlanSchema} {
+	for _, schema := range []string{RunsSchema, StatusSchema, ProfilesSchema, PlanSchema, JanitorSchema} {
 		if !strings.Contains(doc, "`"+schema+"`") {
 			t.Errorf("docs/json-output.md does not name the schema %s", schema)
 		}
@@ -40,7 +40,7 @@ func TestJSONOutputIsDocumented(t *testing.T) {
 			walk(f.Type)
 		}
 	}
-	for _, v := range []any{RunList{}, Status{}, ProfileList{}, Plan{}} {
+	for _, v := range []any{RunList{}, Status{}, ProfileList{}, Plan{}, JanitorReport{}} {
 		walk(reflect.TypeOf(v))
 	}
 }

@@ -8,15 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -24,6 +25,9 @@ import (
 // Deps are the outside parts a run is built from; cmd/ybbench wires the
 // real ones, tests may wire others.
 type Deps struct {
+	// Registry names the providers and flavors the settings are validated
+	// against and their defaults come from (nil: the built-in registry).
+	Registry *parts.Registry
 	// Provider returns the provider of a spec.
 	Provider func(s *Spec, runDir string) (infra.Provider, error)
 	// Runner returns the runner that reaches the run's hosts.
@@ -45,6 +49,14 @@ type Deps struct {
 	Args    []string
 	Environ []string
 	Tool    string
+}
+
+// registry is the registry of d (the built-in one when d names none).
+func (d Deps) registry() *parts.Registry {
+	if d.Registry != nil {
+		return d.Registry
+	}
+	return builtin
 }
 
 // Run is one run of the pipeline, backed by its directory runs/<id>/.
@@ -207,7 +219,7 @@ func open(dir string, deps Deps) (*Run, error) {
 	}
 	rec := l.Record()
 	spec := rec.Spec
-	res, err := spec.Resolve()
+	res, err := spec.resolve(deps.registry())
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
@@ -344,17 +356,33 @@ func hostNames(hs []infra.Host) []string {
 	return out
 }
 
-// Up creates the hosts (cluster.json).
+// Up creates the hosts (cluster.json). A cloud run's hosts are the
+// profile's hardware for the provider; the step records the estimate of
+// their cost and what the provider's check found (the cluster's Meta).
 func (r *Run) Up(ctx context.Context) error {
 	s := r.spec
 	p, perr := r.provider()
-	about := fmt.Sprintf("create %d db and %d client hosts with provider %s", s.DBHosts, s.ClientHosts, s.Provider)
+	reg := r.deps.registry()
+	spec, serr := s.clusterSpec(reg, r.profile())
+	_, cloud := s.cloudOf(reg)
+	about := fmt.Sprintf("create %d db and %d client hosts with provider %s", spec.DBHosts, spec.ClientHosts, s.Provider)
+	if cloud {
+		about += fmt.Sprintf(" (%s, client %s) in %s", spec.InstanceType, spec.ClientType, spec.Zone)
+	}
 	if perr == nil && p.Traits().ReusesMachines {
 		about = "take the hosts of " + s.Provider + " " + s.Inventory
 	}
 	return r.step("up", about, nil, func() (map[string]string, error) {
 		if perr != nil {
 			return nil, perr
+		}
+		if serr != nil {
+			return nil, exitcode.Wrap(exitcode.Config, serr)
+		}
+		if cloud && spec.Options[infra.OptionSSHCIDR] == "" {
+			// Check looks the address up before a run is created; a run
+			// made some other way must say whom SSH is open to.
+			return nil, exitcode.Errorf(exitcode.Config, "%s: not set: the run's spec must say which addresses may reach the hosts' SSH port", sshCIDRSetting)
 		}
 		keyDir := filepath.Join(r.dir, "ssh")
 		pub, priv := "", filepath.Join(keyDir, "id_ed25519")
@@ -365,21 +393,25 @@ func (r *Run) Up(ctx context.Context) error {
 				return nil, exitcode.Wrap(exitcode.Tool, err)
 			}
 		}
-		spec := infra.ClusterSpec{Name: r.ID(), RunDir: r.dir, DBHosts: s.DBHosts, ClientHosts: s.ClientHosts,
-			InstanceType: r.profile().Hardware.DB.Type, ClientType: r.profile().Hardware.Client.Type,
-			Owner: s.Owner, Lifetime: s.Lifetime, PublicKey: pub, PrivateKeyFile: priv,
-			Options: map[string]string{"subnet": s.Subnet}}
-		if s.AcceptNewHostKeys {
-			spec.Options[inventory.OptionAcceptNewHostKeys] = "true"
+		spec.Name, spec.RunDir, spec.PublicKey, spec.PrivateKeyFile = r.ID(), r.dir, pub, priv
+		if !cloud {
+			// The documented types, for a provider that wants to know.
+			spec.InstanceType, spec.ClientType = r.profile().Hardware.DB.Type, r.profile().Hardware.Client.Type
 		}
 		c, err := p.Create(ctx, spec)
 		if err != nil {
 			return nil, exitcode.Wrap(exitcode.Infra, err)
 		}
 		r.cluster = c
-		details := map[string]string{"hosts": strings.Join(hostNames(c.Hosts), ",")}
-		if v := c.Meta[infra.MetaTerraformVersion]; v != "" {
-			details[infra.MetaTerraformVersion] = v
+		// What the provider found and used (its check's facts, the
+		// Terraform version, the zone a fallback chose).
+		details := maps.Clone(c.Meta)
+		if details == nil {
+			details = map[string]string{}
+		}
+		details["hosts"] = strings.Join(hostNames(c.Hosts), ",")
+		if cloud {
+			maps.Copy(details, estimateDetails(spec, s.Provider))
 		}
 		for _, h := range c.Hosts {
 			r.progress().Host(h.Name, "up at "+h.PublicIP)
@@ -500,7 +532,8 @@ func (r *Run) Down(ctx context.Context) error {
 	}
 	left := r.hostChanges()
 	err := r.stepWith("down", about, nil, func() (map[string]string, error) {
-		return nil, r.down(ctx)
+		err := r.down(ctx)
+		return r.usage(err != nil), err
 	}, func(err error) string { return teardownOutcome(err, reuses, left, r.dir) })
 	if err != nil {
 		remains := []string{err.Error()}
@@ -513,6 +546,34 @@ func (r *Run) Down(ctx context.Context) error {
 		return exitcode.Wrap(exitcode.Tool, fmt.Errorf("the run was torn down, but the ledger does not say so: %w", err))
 	}
 	return nil
+}
+
+// usage is what the down step records of a cloud run's hosts: the hours
+// from their creation (the cluster's, else the up step's start) to now,
+// and their cost (usageDetails); nil for other providers, or when no up
+// began since the last teardown.
+func (r *Run) usage(remain bool) map[string]string {
+	reg := r.deps.registry()
+	if _, cloud := r.spec.cloudOf(reg); !cloud {
+		return nil
+	}
+	var created time.Time
+	if r.cluster != nil {
+		created = r.cluster.CreatedAt
+	}
+	if created.IsZero() {
+		rec := r.ledger.Record()
+		for _, st := range rec.Steps {
+			if st.Name == "up" && st.Epoch == rec.Epoch {
+				created = st.Started
+			}
+		}
+	}
+	spec, err := r.spec.clusterSpec(reg, r.profile())
+	if created.IsZero() || err != nil {
+		return nil
+	}
+	return usageDetails(spec, r.spec.Provider, created, time.Now().UTC(), remain)
 }
 
 func (r *Run) down(ctx context.Context) error {

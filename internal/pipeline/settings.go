@@ -3,11 +3,13 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
 )
 
@@ -38,6 +40,9 @@ type Setting struct {
 	// Min is checked by Validate: minNone, minZero (not negative) or
 	// minOne (positive).
 	Min int
+	// Cloud: only the cloud providers (aws, gcp) read the setting, so
+	// given with another provider it is refused rather than ignored.
+	Cloud bool
 	// field points at the Spec field the setting fills.
 	field func(*Spec) any
 }
@@ -79,9 +84,9 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.Inventory }},
 	{Name: "flavor", Type: strings.Join(builtin.FlavorNames(), "|"), DefaultDoc: flavorDefault(builtin),
 		Usage: "the database", Valid: "speaks the profile's API", field: func(s *Spec) any { return &s.Flavor }},
-	{Name: "db_hosts", Type: "integer", Default: "3", Usage: "how many db hosts a local cluster has", Valid: hostsValid(builtin, dbHosts),
+	{Name: "db_hosts", Type: "integer", Default: "3", Usage: "how many db hosts a local cluster has (on a cloud: the profile's)", Valid: hostsValid(builtin, dbHosts),
 		field: func(s *Spec) any { return &s.DBHosts }},
-	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "how many client hosts a local cluster has", Valid: hostsValid(builtin, clientHosts),
+	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "how many client hosts a local cluster has (on a cloud: the profile's)", Valid: hostsValid(builtin, clientHosts),
 		field: func(s *Spec) any { return &s.ClientHosts }},
 	{Name: "records", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's record count", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.Records }},
@@ -115,7 +120,31 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.AgentProperties }},
 	{Name: "owner", Type: "text", DefaultDoc: "$SUDO_USER, else the current user", Usage: "owner recorded on the run",
 		field: func(s *Spec) any { return &s.Owner }},
-	{Name: "lifetime", Type: "duration", Default: "6h", Usage: "how long cloud resources may live", Valid: "≥ 0", Min: minZero,
+	{Name: "region", Type: "text", DefaultDoc: cloudDefault(builtin, func(d *parts.CloudDefaults) string { return d.Region }),
+		Usage: "the cloud region the hosts are made in", Valid: "a region of the provider (its check asks the API)", Cloud: true,
+		field: func(s *Spec) any { return &s.Region }},
+	{Name: "zone", Type: "text", DefaultDoc: cloudDefault(builtin, func(d *parts.CloudDefaults) string { return d.Zone }) + "; in another region, its zone of the same letter",
+		Usage: "the zone every host is made in (one zone: the published setups)", Valid: "a zone of the region", Cloud: true,
+		field: func(s *Spec) any { return &s.Zone }},
+	{Name: "project", Type: "text", Usage: "the GCP project the hosts are made in", Valid: "required on gcp, taken by gcp only", Cloud: true,
+		field: func(s *Spec) any { return &s.Project }},
+	{Name: "image", Type: "text", DefaultDoc: cloudDefault(builtin, func(d *parts.CloudDefaults) string { return d.Image }),
+		Usage: "the machine image of every host", Valid: "aws: ami-… or ssm:<parameter path>; gcp: <project>/<image family>", Cloud: true,
+		field: func(s *Spec) any { return &s.Image }},
+	{Name: sshCIDRSetting, Type: "cidr", DefaultDoc: "this machine's public address as a /32, looked up at ssh_cidr_lookup_url when the run is created",
+		Usage: "the only addresses the hosts' SSH port accepts (every other port: the run's own subnet only)", Valid: "an IPv4 CIDR of /16 or longer, never 0.0.0.0/0", Cloud: true,
+		field: func(s *Spec) any { return &s.SSHCIDR }},
+	{Name: "ssh_cidr_lookup_url", Type: "url", DefaultDoc: defaultLookupURL,
+		Usage: "where this machine's public address is looked up when ssh_cidr is not given", Valid: "https://, answering with one IPv4 address", Cloud: true,
+		field: func(s *Spec) any { return &s.SSHCIDRLookupURL }},
+	{Name: "zone_fallback", Type: "true|false", Default: "false", Switch: true,
+		Usage: "when the zone does not offer the instance type, use the first zone of the region that does (recorded)", Cloud: true,
+		field: func(s *Spec) any { return &s.ZoneFallback }},
+	{Name: "max_cost", Type: "usd", Usage: "refuse a run whose cost's upper bound (hourly rate × lifetime, ybbench plan shows it) is above this many US dollars",
+		Valid: "> 0; the price table must price every item", Cloud: true,
+		field: func(s *Spec) any { return &s.MaxCost }},
+	{Name: "lifetime", Type: "duration", Default: "6h", Usage: "how long cloud hosts may live: they power off at expiry, and the janitor removes what remains",
+		Valid: lifetimeBounds, Cloud: true,
 		field: func(s *Spec) any { return &s.Lifetime }},
 	{Name: "db_auth", Type: "on|off", Default: "on", Enum: []string{"on", "off"},
 		Usage: "database authentication: on (generated credentials) or off (the seeds' unauthenticated setup, marked in the report)",
@@ -232,6 +261,8 @@ func SetString(s *Spec, name, val string) error {
 		return parseInto(p, val, time.ParseDuration, "a duration (e.g. 30s, 2m)")
 	case **time.Duration:
 		return parseOptional(p, val, time.ParseDuration, "a duration (e.g. 30s, 2m)")
+	case **float64:
+		return parseOptional(p, val, parseNumber, "a number (e.g. 25 or 12.50)")
 	case *bool:
 		b, err := strconv.ParseBool(val)
 		if err != nil {
@@ -294,6 +325,15 @@ func parseOptional[T any](p **T, val string, parse func(string) (T, error), want
 }
 
 func parseInt64(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+
+// parseNumber reads a finite decimal number (no NaN, no infinity, no hex).
+func parseNumber(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(s, "xXpP") {
+		return 0, fmt.Errorf("not a number: %q", s)
+	}
+	return f, nil
+}
 
 // checkBounds reports every setting below its Min, naming where its value
 // came from. A workload parameter left unset (nil) is the profile's and
@@ -371,10 +411,22 @@ func (s *Spec) setFrom(name, where string) {
 	s.from[name] = where
 }
 
-// given reports whether a setting holds a value other than its zero.
-func given(s *Spec, name string) bool {
-	st, _ := settingByName(name)
-	return !reflect.ValueOf(st.field(s)).Elem().IsZero()
+// given reports whether a setting was given: set by a layer (a flag, a
+// variable, the spec file, a preset), or, in a spec made some other way (a
+// ledger's, a test's), holding another value than the table's default.
+func (s *Spec) given(name string) bool {
+	if _, ok := s.from[name]; ok {
+		return true
+	}
+	st, ok := settingByName(name)
+	if !ok {
+		return false
+	}
+	var def Spec
+	if st.Default != "" {
+		SetString(&def, name, st.Default) // the table's test parses every default
+	}
+	return !reflect.DeepEqual(reflect.ValueOf(st.field(s)).Elem().Interface(), reflect.ValueOf(st.field(&def)).Elem().Interface())
 }
 
 // CommandLine is the command line's part of a spec: a spec file, the

@@ -22,6 +22,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/internal/yamlsyntax"
@@ -72,7 +73,25 @@ type Spec struct {
 	// lists them.
 	AgentProperties map[string]string `yaml:"agent_properties" json:"agent_properties,omitempty"`
 	Owner           string            `yaml:"owner" json:"owner"`
-	Lifetime        time.Duration     `yaml:"lifetime" json:"lifetime"`
+	// The cloud settings (cloud.go), read by the aws and gcp providers
+	// only: where the hosts are made and from which image, who may reach
+	// their SSH port, and what bounds the run's cost. A resolved spec
+	// holds the provider's defaults for those not given, so that the
+	// ledger records what the run used.
+	Region  string `yaml:"region" json:"region,omitempty"`
+	Zone    string `yaml:"zone" json:"zone,omitempty"`
+	Project string `yaml:"project" json:"project,omitempty"`
+	Image   string `yaml:"image" json:"image,omitempty"`
+	SSHCIDR string `yaml:"ssh_cidr" json:"ssh_cidr,omitempty"`
+	// SSHCIDRSource says where SSHCIDR came from when ybbench looked it up
+	// (address.go). It is no setting: the ledger records it beside the
+	// address, which a resumed run keeps.
+	SSHCIDRSource    string   `yaml:"-" json:"ssh_cidr_source,omitempty"`
+	SSHCIDRLookupURL string   `yaml:"ssh_cidr_lookup_url" json:"ssh_cidr_lookup_url,omitempty"`
+	ZoneFallback     bool     `yaml:"zone_fallback" json:"zone_fallback,omitempty"`
+	MaxCost          *float64 `yaml:"max_cost" json:"max_cost,omitempty"`
+	// Lifetime bounds how long a cloud run's hosts live.
+	Lifetime time.Duration `yaml:"lifetime" json:"lifetime"`
 	// DBAuth is "on" (the default: generated credentials, no trust rules)
 	// or "off" (the seeds' unauthenticated setup, marked in the report).
 	DBAuth string `yaml:"db_auth" json:"db_auth"`
@@ -262,6 +281,7 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	if p != nil {
 		errs = append(errs, s.checkUnused(p)...)
 	}
+	errs = append(errs, s.checkCloud(reg, p)...)
 	seenWorkload := map[string]bool{}
 	for _, w := range s.Workloads {
 		if seenWorkload[w] {
@@ -300,6 +320,10 @@ func (s *Spec) checkProvider(reg *parts.Registry) []error {
 		bad("%s: %s is not available yet in this version (%s are)", s.where("provider"), s.Provider, wordList(providerNames(reg.Available()), "and"))
 	default:
 		t := prov.Traits
+		// A cloud's counts are the profile's (checkCloud refuses others).
+		if prov.Cloud != nil {
+			t.DBHosts, t.ClientHosts = infra.Range{}, infra.Range{}
+		}
 		if t.DBHosts.Applies() && !t.DBHosts.Holds(s.DBHosts) {
 			bad("%s: %d (want %d to %d on a %s cluster)", s.where("db_hosts"), s.DBHosts, t.DBHosts.Min, t.DBHosts.Max, prov.Name)
 		}
@@ -386,6 +410,15 @@ type Resolved struct {
 // Resolve fills in the profile's parameters and notes which the spec overrode.
 func (s *Spec) Resolve() (*Resolved, error) { return s.resolve(builtin) }
 
+// ResolveWith is Resolve against the providers and flavors of reg (nil:
+// the built-in ones), as Deps.Registry names them.
+func (s *Spec) ResolveWith(reg *parts.Registry) (*Resolved, error) {
+	if reg == nil {
+		reg = builtin
+	}
+	return s.resolve(reg)
+}
+
 // resolve is Resolve against the providers and flavors of reg.
 func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 	if err := s.validate(reg); err != nil {
@@ -394,6 +427,11 @@ func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 	p, _ := profiles.Get(s.Profile)
 	r := &Resolved{Spec: *s, P: p, Params: p.Parameters}
 	r.Flavor = s.flavorFor(reg, p)
+	// A cloud run records where and from what its hosts are made, the
+	// defaults included, so that a resumed run makes them the same way.
+	if d, ok := s.cloudOf(reg); ok {
+		r.Region, r.Zone, r.Image = s.cloudPlace(d)
+	}
 	set := func(name string, cur, profile any, apply func()) {
 		if cur != profile {
 			apply()
