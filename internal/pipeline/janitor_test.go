@@ -99,6 +99,11 @@ func account() []infra.Resource {
 // when none is given; every problem at once (exit 2).
 func TestJanitorRequest(t *testing.T) {
 	reg := janitorRegistry(&fakeJanitor{})
+	// A cloud provider whose janitor is not in this version.
+	noJanitor := cloudRegistry(&fakeCloud{})
+	for i := range noJanitor.Providers {
+		noJanitor.Providers[i].Janitor = nil
+	}
 	for _, c := range []struct {
 		name string
 		reg  *parts.Registry
@@ -108,7 +113,7 @@ func TestJanitorRequest(t *testing.T) {
 		{"no provider", reg, JanitorRequest{}, []string{"--provider: required (aws or gcp)"}},
 		{"unknown", reg, JanitorRequest{Provider: "azure"}, []string{`--provider: "azure" is not a provider (aws and gcp have janitors)`}},
 		{"local", reg, JanitorRequest{Provider: "local"}, []string{"--provider: the local provider makes nothing in a cloud, so it has no janitor"}},
-		{"none in this version", builtin, JanitorRequest{Provider: "aws", Region: "us-east-1"}, []string{"--provider: the aws janitor is not available in this version"}},
+		{"none in this version", noJanitor, JanitorRequest{Provider: "aws", Region: "us-east-1"}, []string{"--provider: the aws janitor is not available in this version"}},
 		{"gcp without project", reg, JanitorRequest{Provider: "gcp", Region: "us-central1"}, []string{"--project: required with --provider gcp"}},
 		{"aws with project", reg, JanitorRequest{Provider: "aws", Project: "p"}, []string{"--project: the aws provider has no projects"}},
 	} {
