@@ -38,7 +38,8 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if resumed {
 		// Check what will be applied: the zone and AMI this run has.
 		checked.Zone = st.Zone
-		checked.Options = maps.Clone(spec.Options)
+		checked.Options = map[string]string{}
+		maps.Copy(checked.Options, spec.Options)
 		checked.Options[infra.OptionImage] = st.AMI
 		delete(checked.Options, infra.OptionZoneFallback)
 		log.Info("aws: resuming the run with its zone, AMI and host keys", "zone", st.Zone, "ami", st.AMI)
@@ -54,6 +55,13 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 		created := time.Now().UTC().Truncate(time.Second)
 		st = runState{Created: created, Expires: created.Add(r.lifetime), Zone: f.zone, ZoneReason: f.zoneReason, AMI: f.ami}
 	}
+	return p.make(ctx, r, s, st, f)
+}
+
+// make gives every host a key (keeping those the state has), saves the
+// state, and applies the module with the run's variables.
+func (p *Provider) make(ctx context.Context, r run, s settings, st runState, f *facts) (*infra.Cluster, error) {
+	log := p.log.With("run", r.id)
 	s.zone = st.Zone
 	hosts := s.hosts()
 	names := make([]string, len(hosts))

@@ -55,8 +55,10 @@ func (s settings) where(h host) string {
 	switch {
 	case h.gp3 > 0:
 		disks = fmt.Sprintf("%d × gp3 %d GB data volumes", h.gp3, s.disks.SizeGB)
+	case h.dataDisks > 0 && s.disks.SizeGB > 0:
+		disks = fmt.Sprintf("%d × %d GB instance-store disks (the type's own)", h.dataDisks, s.disks.SizeGB)
 	case h.dataDisks > 0:
-		disks = fmt.Sprintf("%d instance-store disks", h.dataDisks)
+		disks = fmt.Sprintf("%d instance-store disks (the type's own)", h.dataDisks)
 	default:
 		disks = "no data disks"
 	}
