@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -457,5 +458,82 @@ func TestIntegrationDestroyLeftover(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not name %q: %v", want, err)
 		}
+	}
+}
+
+// TestIntegrationFindTagged makes one resource of every type findTagged
+// lists, tagged as the module tags them, plus an untagged VPC, and finds
+// exactly the tagged ones with the run's filters (moto's tag filters on
+// each Describe call).
+func TestIntegrationFindTagged(t *testing.T) {
+	m := motoFor(t)
+	ctx := context.Background()
+	c := ec2.NewFromConfig(m.config(t, "us-west-2"))
+	const runID = "r20261201-find"
+	exp := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
+	spec := func(rt types.ResourceType) []types.TagSpecification {
+		return []types.TagSpecification{{ResourceType: rt, Tags: tags(map[string]string{
+			"ybbench:run-id": runID, "ybbench:managed": "true", "ybbench:expires": exp.Format(time.RFC3339)})}}
+	}
+	want := map[string]string{}
+	vpc, err := c.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String(vpcCIDR), TagSpecifications: spec(types.ResourceTypeVpc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeVPC] = aws.ToString(vpc.Vpc.VpcId)
+	if _, err := c.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.43.0.0/16")}); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := c.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, CidrBlock: aws.String(subnetCIDR),
+		AvailabilityZone: aws.String("us-west-2a"), TagSpecifications: spec(types.ResourceTypeSubnet)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeSubnet] = aws.ToString(sub.Subnet.SubnetId)
+	igw, err := c.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{TagSpecifications: spec(types.ResourceTypeInternetGateway)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeInternetGateway] = aws.ToString(igw.InternetGateway.InternetGatewayId)
+	rt, err := c.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{VpcId: vpc.Vpc.VpcId, TagSpecifications: spec(types.ResourceTypeRouteTable)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeRouteTable] = aws.ToString(rt.RouteTable.RouteTableId)
+	sg, err := c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{GroupName: aws.String("ybbench-" + runID), Description: aws.String("test"),
+		VpcId: vpc.Vpc.VpcId, TagSpecifications: spec(types.ResourceTypeSecurityGroup)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeSecurityGroup] = aws.ToString(sg.GroupId)
+	key, err := c.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{KeyName: aws.String("ybbench-" + runID),
+		PublicKeyMaterial: []byte(testRun(t, t.TempDir()).pubKey), TagSpecifications: spec(types.ResourceTypeKeyPair)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeKeyPair] = aws.ToString(key.KeyPairId)
+	vol, err := c.CreateVolume(ctx, &ec2.CreateVolumeInput{AvailabilityZone: aws.String("us-west-2a"), Size: aws.Int32(10),
+		VolumeType: types.VolumeTypeGp3, TagSpecifications: spec(types.ResourceTypeVolume)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[TypeVolume] = aws.ToString(vol.VolumeId)
+
+	found, err := findTagged(ctx, c, runFilters(runID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range found {
+		if _, dup := got[r.Type]; dup || r.RunID != runID || !r.Expires.Equal(exp) {
+			t.Errorf("found %+v", r)
+		}
+		got[r.Type] = r.ID
+	}
+	if len(found) != len(want) || !maps.Equal(got, want) {
+		t.Errorf("found %v, want %v", got, want)
+	}
+	if none, err := findTagged(ctx, c, runFilters("another-run")); err != nil || len(none) != 0 {
+		t.Errorf("another run: %v %v", none, err)
 	}
 }
