@@ -537,3 +537,17 @@ func TestIntegrationFindTagged(t *testing.T) {
 		t.Errorf("another run: %v %v", none, err)
 	}
 }
+
+// TestIntegrationQuotaShort: with a quota of 32 vCPUs the c5 setup (64)
+// does not fit: exit 3, need and free named.
+func TestIntegrationQuotaShort(t *testing.T) {
+	m := motoFor(t)
+	spec := c5Spec()
+	spec.Options[infra.OptionImage] = m.ubuntuAMI(t, DefaultRegion)
+	p, _ := m.provider(t, Quota(&fakeQuota{limit: 32}))
+	err := p.Check(context.Background(), spec)
+	if got := problems(err); len(got) != 1 || exitcode.Of(err) != exitcode.Infra ||
+		!strings.HasPrefix(got[0], "vCPU quota short in us-west-2: need 64 vCPUs, free 32") {
+		t.Errorf("check: %q (exit %d)", got, exitcode.Of(err))
+	}
+}

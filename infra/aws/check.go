@@ -84,15 +84,23 @@ func (p *Provider) check(ctx context.Context, spec infra.ClusterSpec) (*facts, e
 	for _, w := range f.warnings {
 		p.log.Warn(w)
 	}
-	if len(configErrs) > 0 {
-		return f, exitcode.Wrap(exitcode.Config, errors.Join(append(configErrs, infraErrs...)...))
-	}
-	if len(infraErrs) > 0 {
-		return f, exitcode.Wrap(exitcode.Infra, errors.Join(infraErrs...))
+	if err := classify(configErrs, infraErrs); err != nil {
+		return f, err
 	}
 	p.log.Info("aws check passed", "account", f.account, "region", f.region, "zone", f.zone, "zone_reason", f.zoneReason,
 		"ami", f.ami, "vcpus", f.vcpus, "terraform", f.terraformVersion)
 	return f, nil
+}
+
+// classify joins a check's problems, bad input first, under one exit
+// code: 2 when any input is bad (that is the first thing to fix), else 3.
+// The joined error carries the code itself, with no words of its own, so
+// that a caller can still list the problems one by one.
+func classify(configErrs, infraErrs []error) error {
+	if len(configErrs) > 0 {
+		return exitcode.Wrap(exitcode.Config, errors.Join(append(configErrs, infraErrs...)...))
+	}
+	return exitcode.Wrap(exitcode.Infra, errors.Join(infraErrs...))
 }
 
 // checkCloud makes the checks that need the account, filling f. It

@@ -13,7 +13,6 @@ import (
 	sqtypes "github.com/aws/aws-sdk-go-v2/service/servicequotas/types"
 
 	"github.com/ybbench/ybbench/infra/cloudtag"
-	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
 // vcpuQuota is where a region's limit of vCPUs of running on-demand
@@ -65,7 +64,8 @@ func (q serviceQuotas) VCPULimit(ctx context.Context, region string) (float64, e
 }
 
 // quotaVerdict is what the quota check found: a fact to record, a warning
-// when the quota could not be read, an error when it is short.
+// when the quota could not be read, an error when it is short (exit 3,
+// classified by check with the other problems).
 type quotaVerdict struct {
 	fact, warning string
 	err           error
@@ -83,7 +83,7 @@ func judgeQuota(region string, need, used, limit float64, limitErr error) quotaV
 	}
 	free := max(limit-used, 0)
 	if need > free {
-		return quotaVerdict{err: exitcode.Errorf(exitcode.Infra,
+		return quotaVerdict{err: fmt.Errorf(
 			"vCPU quota short in %s: need %s vCPUs, free %s (quota %s of %s vCPUs of on-demand standard instances, %s in use); "+
 				"ask AWS for more in Service Quotas, or wait for running instances to end", region, num(need), num(free), quotaCode, num(limit), num(used))}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
@@ -68,9 +69,9 @@ func TestCheckQuota(t *testing.T) {
 	short := &fakeQuota{limit: 96}
 	p := New(Quota(short))
 	v := p.checkQuota(context.Background(), fake, "r1", s, info)
-	if v.err == nil || exitcode.Of(v.err) != exitcode.Infra ||
+	if v.err == nil ||
 		!strings.Contains(v.err.Error(), "vCPU quota short in us-west-2: need 64 vCPUs, free 56 (quota L-1216C47A of 96 vCPUs of on-demand standard instances, 40 in use)") {
-		t.Errorf("short quota: %+v (exit %d)", v, exitcode.Of(v.err))
+		t.Errorf("short quota: %+v", v)
 	}
 	if len(short.asked) != 1 || short.asked[0] != "us-west-2" {
 		t.Errorf("quota asked for %v", short.asked)
@@ -103,5 +104,26 @@ func TestStandardFamily(t *testing.T) {
 		if got := standardFamily(typ); got != want {
 			t.Errorf("standardFamily(%q) = %v, want %v", typ, got, want)
 		}
+	}
+}
+
+// TestClassify: a short quota alone is exit 3; with bad input besides,
+// exit 2, the bad input first; the problems stay separable.
+func TestClassify(t *testing.T) {
+	short := errors.New("vCPU quota short")
+	bad := &infra.SettingError{Setting: "zone", Err: errors.New("not a zone")}
+	if err := classify(nil, nil); err != nil {
+		t.Errorf("no problem: %v", err)
+	}
+	if err := classify(nil, []error{short}); exitcode.Of(err) != exitcode.Infra {
+		t.Errorf("quota alone: exit %d", exitcode.Of(err))
+	}
+	err := classify([]error{bad}, []error{short})
+	if exitcode.Of(err) != exitcode.Config || err.Error() != "zone: not a zone\nvCPU quota short" {
+		t.Errorf("bad input and quota: %q exit %d", err, exitcode.Of(err))
+	}
+	var j interface{ Unwrap() []error }
+	if w, ok := err.(interface{ Unwrap() error }); !ok || !errors.As(w.Unwrap(), &j) || len(j.Unwrap()) != 2 {
+		t.Errorf("the problems are not separable: %#v", err)
 	}
 }
