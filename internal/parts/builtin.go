@@ -26,11 +26,11 @@ func Builtin() *Registry {
 			{Name: local.ProviderName, Traits: local.ProviderTraits(), New: newLocal},
 			{Name: inventory.ProviderName, Traits: inventory.ProviderTraits(),
 				New: func(o ProviderOptions) (infra.Provider, error) { return inventory.New(o.Inventory), nil }},
-			// The cloud providers come with their Terraform modules; their
-			// names are kept so that asking for one says so.
-			{Name: aws.ProviderName, Planned: true,
+			{Name: aws.ProviderName, Traits: aws.ProviderTraits(), New: newAWS,
 				Cloud:   &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage},
 				Janitor: newAWSJanitor},
+			// The gcp provider comes with its Terraform module; its name is
+			// kept so that asking for it says so.
 			{Name: gcp.ProviderName, Planned: true,
 				Cloud:   &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage},
 				Janitor: newGCPJanitor},
@@ -86,4 +86,18 @@ func newGCPJanitor(ctx context.Context, o JanitorOptions) (infra.Janitor, error)
 		opts = append(opts, gcp.JanitorRegion(o.Region))
 	}
 	return gcp.NewJanitor(ctx, o.Project, opts...)
+}
+
+// newAWS makes the aws provider with the Terraform found on this machine
+// (not finding one is reported by its Check, exit 2) and the SDK's default
+// configuration (credentials and endpoints as every AWS tool finds them).
+func newAWS(o ProviderOptions) (infra.Provider, error) {
+	var opts []aws.Option
+	if o.Log != nil {
+		opts = append(opts, aws.Logger(o.Log))
+	}
+	if tf, err := terraform.FindBinary(""); err == nil {
+		opts = append(opts, aws.TerraformBinary(tf))
+	}
+	return aws.New(opts...), nil
 }

@@ -127,8 +127,10 @@ resource "aws_instance" "host" {
 
   # A change of user data replaces the host instead of stopping it: a stop
   # would erase instance-store disks, and the host keys it pins would no
-  # longer match the running machine.
-  user_data                   = each.value.user_data
+  # longer match the running machine. Sensitive: it holds the host's
+  # private SSH key, and Terraform would otherwise print it in the plan
+  # that goes to the run's log.
+  user_data                   = sensitive(each.value.user_data)
   user_data_replace_on_change = true
 
   # IMDSv2 only, and not reachable from containers on the host.

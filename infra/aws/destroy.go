@@ -1,0 +1,93 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/internal/exitcode"
+)
+
+// Destroy removes the run's resources with `terraform destroy` in the
+// run's Terraform directory, then asks EC2 whether anything tagged with
+// the run's id is left (findTagged: terminated instances aside, since
+// AWS shows them for an hour after they are gone). It works from the
+// cluster's Meta alone (cluster.json): the run directory, the region, the
+// terraform binary that made the run (when no other is configured).
+//
+// A failed terraform destroy is not the end: what counts is what remains.
+// When something does, the error is an *infra.LeftoverError classified
+// exitcode.Teardown, naming each resource and the janitor command that
+// removes them; when the remains cannot be listed, a Teardown error
+// saying how to look.
+func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
+	if c == nil || c.Meta[MetaRunDir] == "" {
+		return exitcode.Errorf(exitcode.Config, "aws provider: Destroy: the cluster has no %q in its meta (not made by the aws provider?)", MetaRunDir)
+	}
+	runDir, region := c.Meta[MetaRunDir], c.Meta[MetaRegion]
+	if region == "" && len(c.Hosts) > 0 {
+		region = c.Hosts[0].Region
+	}
+	if region == "" {
+		return exitcode.Errorf(exitcode.Config, "aws provider: Destroy: the cluster of run %s has no %q in its meta", c.Name, MetaRegion)
+	}
+	log := p.log.With("run", c.Name, "region", region)
+
+	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(p.destroyBinary(c)), terraform.Logger(log))
+	if tfErr == nil {
+		tfErr = stack.Destroy(ctx)
+		if err := lockDown(stack.WorkDir()); err != nil {
+			log.Warn("cannot keep the Terraform state private", "err", err)
+		}
+	}
+	if tfErr != nil {
+		log.Warn("terraform destroy failed; checking what remains", "err", tfErr)
+	}
+
+	janitor := fmt.Sprintf("ybbench janitor --provider %s --region %s --run %s", ProviderName, region, c.Name)
+	left, err := p.remains(ctx, region, c.Name)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("aws provider: cannot verify the teardown of run %s: %w (list what remains with: %s)",
+			c.Name, err, janitor))
+	}
+	if len(left) > 0 {
+		for i := range left {
+			left[i].Region = region
+		}
+		return exitcode.Wrap(exitcode.Teardown, &infra.LeftoverError{Provider: ProviderName, RunID: c.Name,
+			Scope: "--region " + region, Resources: left})
+	}
+	if tfErr != nil {
+		log.Warn("terraform destroy failed, but nothing of the run remains; its state in the run directory is stale", "err", tfErr)
+	}
+	log.Info("aws hosts destroyed, nothing of the run remains")
+	return nil
+}
+
+// destroyBinary is the terraform to destroy with: the configured one,
+// else the one that made the run if it is still there, else the Stack's
+// own search ($YBBENCH_TERRAFORM, PATH).
+func (p *Provider) destroyBinary(c *infra.Cluster) string {
+	if p.terraformBin != "" {
+		return p.terraformBin
+	}
+	if b := c.Meta[MetaTerraformBinary]; b != "" {
+		if st, err := os.Stat(b); err == nil && st.Mode().IsRegular() {
+			return b
+		}
+	}
+	return ""
+}
+
+// remains lists what of the run is still in the region.
+func (p *Provider) remains(ctx context.Context, region, runID string) ([]infra.Resource, error) {
+	cfg, err := p.config(ctx, region)
+	if err != nil {
+		return nil, err
+	}
+	return findTagged(ctx, ec2.NewFromConfig(cfg), runFilters(runID))
+}
