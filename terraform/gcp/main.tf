@@ -1,17 +1,22 @@
 locals {
   # The five keys the janitor and the other layers of teardown rely on, in
-  # GCP's label syntax (values computed by ybbench).
+  # GCP's label syntax (values computed by ybbench), and the run id's hash,
+  # the exact mark of the run (the run-id label is the id cut to fit).
+  # infra/cloudtag.GCPLabels makes the same map and ParseGCPLabels reads
+  # it back; a test in infra/gcp evaluates this one against them.
   labels = {
-    "ybbench-run-id"  = var.run_id
-    "ybbench-owner"   = var.owner
-    "ybbench-created" = var.created
-    "ybbench-expires" = var.expires
-    "ybbench-managed" = "true"
+    "ybbench-run-id"   = var.run_id
+    "ybbench-run-hash" = var.run_hash
+    "ybbench-owner"    = var.owner
+    "ybbench-created"  = var.created
+    "ybbench-expires"  = var.expires
+    "ybbench-managed"  = "true"
   }
 
-  # What networks, subnetworks and firewalls (no labels) say instead, in a
-  # form the janitor parses: key=value pairs.
-  description = "ybbench run-id=${var.run_id} expires=${var.expires} managed=true"
+  # What networks, subnetworks and firewalls (no labels) say instead: the
+  # text of infra/cloudtag.GCPDescription, key=value words the janitor
+  # parses (ParseGCPDescription), with the exact run id and RFC 3339 times.
+  description = "Made by ybbench; deleted by `ybbench janitor` after its expiry. ybbench:managed=true ybbench:run-id=${var.description_marks.run_id} ybbench:created=${var.description_marks.created} ybbench:expires=${var.description_marks.expires}"
 
   # The network tag the firewall rules apply to: the run's hosts only.
   target_tag = var.name_prefix

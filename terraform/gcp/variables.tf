@@ -10,12 +10,21 @@ variable "run_id" {
   }
 }
 
-variable "owner" {
-  description = "Who started the run, as a label value: the ybbench-owner label."
+variable "run_hash" {
+  description = "The first 16 hex digits of sha256(run id): the ybbench-run-hash label, the run's exact mark (run_id is the id cut and lowercased to fit a label)."
   type        = string
   validation {
-    condition     = can(regex("^[a-z0-9_-]{1,63}$", var.owner))
-    error_message = "owner: a label value, 1-63 lowercase letters, digits, '_' and '-'."
+    condition     = can(regex("^[0-9a-f]{16}$", var.run_hash))
+    error_message = "run_hash: 16 lowercase hex digits."
+  }
+}
+
+variable "owner" {
+  description = "Who started the run, as a label value (empty when unknown): the ybbench-owner label."
+  type        = string
+  validation {
+    condition     = can(regex("^[a-z0-9_-]{0,63}$", var.owner))
+    error_message = "owner: a label value, at most 63 lowercase letters, digits, '_' and '-'."
   }
 }
 
@@ -34,6 +43,23 @@ variable "expires" {
   validation {
     condition     = can(regex("^[0-9]{1,20}$", var.expires))
     error_message = "expires: Unix seconds, such as 1796234400."
+  }
+}
+
+variable "description_marks" {
+  description = "What the descriptions of the network, subnetwork and firewalls (no labels) carry: the run id exactly as ybbench gave it, and created and expires in RFC 3339 UTC."
+  type = object({
+    run_id  = string
+    created = string
+    expires = string
+  })
+  validation {
+    condition     = can(regex("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", var.description_marks.run_id))
+    error_message = "description_marks.run_id: 1-64 letters, digits and ._-, no spaces."
+  }
+  validation {
+    condition     = can(formatdate("YYYY", var.description_marks.created)) && can(formatdate("YYYY", var.description_marks.expires))
+    error_message = "description_marks: created and expires are RFC 3339 times, such as 2026-12-01T17:30:15Z."
   }
 }
 
