@@ -115,7 +115,7 @@ resource "google_compute_instance" "host" {
     "ssh-keys"               = "${var.ssh_user}:${var.ssh_public_key}"
     "enable-oslogin"         = "FALSE"
     "block-project-ssh-keys" = "TRUE"
-    "user-data"              = each.value.user_data
+    "user-data"              = var.user_data[each.key]
   }
 
   # GCE's dead-man's switch: the host is deleted max_run_seconds after it

@@ -117,13 +117,12 @@ variable "subnet_cidr" {
 }
 
 variable "hosts" {
-  description = "The hosts, in cluster order: name, role (db or client), machine type, the number of local NVMe SSDs (375 GB each) and the host's user data (rendered by ybbench; it holds the host's SSH host keys)."
+  description = "The hosts, in cluster order: name, role (db or client), machine type and the number of local NVMe SSDs (375 GB each)."
   type = list(object({
     name            = string
     role            = string
     machine_type    = string
     local_ssd_count = number
-    user_data       = string
   }))
   validation {
     condition     = length(var.hosts) > 0
@@ -145,6 +144,14 @@ variable "hosts" {
     condition     = alltrue([for h in var.hosts : h.local_ssd_count >= 0 && h.local_ssd_count <= 24])
     error_message = "hosts: local_ssd_count is 0 to 24."
   }
+}
+
+# Sensitive: it holds each host's private SSH host key, which must not
+# appear in plan output (the run's terraform.log).
+variable "user_data" {
+  description = "Each host's user data by host name (rendered by ybbench: it holds the host's SSH host keys)."
+  type        = map(string)
+  sensitive   = true
 }
 
 variable "boot_disk_gb" {
