@@ -25,11 +25,11 @@ func Builtin() *Registry {
 			{Name: local.ProviderName, Traits: local.ProviderTraits(), New: newLocal},
 			{Name: inventory.ProviderName, Traits: inventory.ProviderTraits(),
 				New: func(o ProviderOptions) (infra.Provider, error) { return inventory.New(o.Inventory), nil }},
-			// The cloud providers come with their Terraform modules; their
-			// names are kept so that asking for one says so.
+			// The cloud providers come with their Terraform modules; a
+			// planned one's name is kept so that asking for it says so.
 			{Name: aws.ProviderName, Planned: true,
 				Cloud: &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage}},
-			{Name: gcp.ProviderName, Planned: true,
+			{Name: gcp.ProviderName, Traits: gcp.ProviderTraits(), New: newGCP,
 				Cloud: &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage}},
 		},
 		Flavors: []Flavor{
@@ -59,4 +59,18 @@ func newLocal(o ProviderOptions) (infra.Provider, error) {
 		opts = append(opts, local.TerraformBinary(tf))
 	}
 	return local.New(opts...), nil
+}
+
+// newGCP makes the gcp provider with the Terraform found on this machine
+// (not finding one is reported by its check) and Application Default
+// Credentials, which it looks for when it first needs them.
+func newGCP(o ProviderOptions) (infra.Provider, error) {
+	var opts []gcp.Option
+	if o.Log != nil {
+		opts = append(opts, gcp.Logger(o.Log))
+	}
+	if tf, err := terraform.FindBinary(""); err == nil {
+		opts = append(opts, gcp.TerraformBinary(tf))
+	}
+	return gcp.New(opts...), nil
 }
