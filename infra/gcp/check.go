@@ -233,7 +233,7 @@ func (p *Provider) checkZoneAndTypes(ctx context.Context, c *clients, k *checker
 			}
 			return false
 		}
-		return p.pickZone(k, f, zones, offering, fmt.Sprintf("%s does not offer %s; zone_fallback", f.zone, strings.Join(missing, " and ")))
+		return p.pickZone(k, f, zones, offering, fmt.Sprintf("%s does not offer %s (zone_fallback)", f.zone, strings.Join(missing, " and ")))
 	}
 	offering, ok := p.offering(ctx, c, k, f, zones)
 	if !ok {

@@ -40,12 +40,14 @@ func (p *Provider) Plan(spec infra.ClusterSpec) ([]infra.PlannedHost, string, er
 	if names, err := cloudtag.NamesFor(spec.Name); err == nil {
 		prefix = namePrefix(names)
 	}
-	zone := s.zone
+	types := strings.Join(s.runTypes(), " and ")
+	zone, zoneLine := s.zone, "zone "+s.zone
 	switch {
 	case zone == "":
-		zone = "the first zone of " + s.region + " that offers " + strings.Join(s.runTypes(), " and ")
+		zone = "<zone>"
+		zoneLine = "zone: the first zone of " + s.region + " that offers " + types + " (no zone set)"
 	case s.zoneFallback:
-		zone += " (or, if it does not offer " + strings.Join(s.runTypes(), " and ") + ", the first zone of " + s.region + " that does: zone_fallback)"
+		zoneLine += ", or, if it does not offer " + types + ", the first zone of " + s.region + " that does (zone_fallback)"
 	}
 
 	var hosts []infra.PlannedHost
@@ -54,12 +56,13 @@ func (p *Provider) Plan(spec infra.ClusterSpec) ([]infra.PlannedHost, string, er
 		if h.LocalSSDs > 0 {
 			where += fmt.Sprintf(", %d × %d GB local SSD (NVMe)", h.LocalSSDs, LocalSSDGB)
 		}
-		where += ", " + zone + ", image " + s.image
+		where += ", zone " + zone + ", image " + s.image
 		hosts = append(hosts, infra.PlannedHost{Name: h.Name, Roles: []infra.Role{infra.Role(h.Role)}, Where: where})
 	}
 
 	lines := []string{
 		fmt.Sprintf("terraform apply of terraform/gcp (provider hashicorp/google %s) in project %s, region %s:", GoogleProviderVersion, s.project, s.region),
+		zoneLine,
 		fmt.Sprintf("network %s-net (custom mode), subnetwork %s-subnet %s", prefix, prefix, SubnetCIDR),
 		fmt.Sprintf("firewall %s-ssh: TCP 22 from %s only", prefix, s.sshCIDR),
 		fmt.Sprintf("firewall %s-internal: every port (YugabyteDB 5433, 9042, 7000, 7100, 9000, 9100; PostgreSQL, Cassandra) from %s only; egress by GCP's implied rule", prefix, SubnetCIDR),

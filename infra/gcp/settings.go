@@ -82,9 +82,9 @@ var (
 )
 
 // readSettings reads spec's cloud settings and hardware, applying the
-// defaults: region DefaultRegion (or the zone's), zone DefaultZone in the
-// default region and the check's choice elsewhere, image DefaultImage,
-// the client type the db type's. Every problem is returned; those of a
+// defaults: DefaultRegion and DefaultZone when neither is set, the zone's
+// region when only the zone is, the check's choice of zone when only the
+// region is; image DefaultImage; the client type the db type's. Every problem is returned; those of a
 // setting are *infra.SettingError naming it. Nothing is looked up.
 func readSettings(spec infra.ClusterSpec) (settings, []error) {
 	var errs []error
@@ -102,8 +102,6 @@ func readSettings(spec infra.ClusterSpec) (settings, []error) {
 		s.region, s.zone = DefaultRegion, DefaultZone
 	case s.region == "":
 		s.region = regionOfZone(s.zone)
-	case s.zone == "" && s.region == DefaultRegion:
-		s.zone = DefaultZone
 	}
 	if s.clientType == "" {
 		s.clientType = s.dbType
