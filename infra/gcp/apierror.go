@@ -77,3 +77,15 @@ func describeAPIError(err error) string {
 	}
 	return s
 }
+
+// callError is a failed API call: what was asked, and the API's answer in
+// one line (describeAPIError), still unwrappable to the *googleapi.Error.
+type callError struct {
+	what string
+	err  error
+}
+
+func (e *callError) Error() string { return e.what + ": " + describeAPIError(e.err) }
+
+// Unwrap returns the API's error.
+func (e *callError) Unwrap() error { return e.err }

@@ -67,7 +67,7 @@ func (k *checker) api(project, what string, err error) {
 	ge, ok := apiError(err)
 	switch {
 	case !ok:
-		k.infra = append(k.infra, fmt.Errorf("%s: %w", what, err))
+		k.infra = append(k.infra, &callError{what: what, err: err})
 	case hasReason(err, "quotaExceeded") || hasReason(err, "rateLimitExceeded") || hasReason(err, "userRateLimitExceeded"):
 		k.infra = append(k.infra, fmt.Errorf("%s: the Compute API refused (%s): a quota of the project's API use is spent; wait a minute and try again", what, describeAPIError(err)))
 	case hasReason(err, "accessNotConfigured") || hasReason(err, "SERVICE_DISABLED"):
@@ -75,7 +75,7 @@ func (k *checker) api(project, what string, err error) {
 	case ge.Code == http.StatusForbidden || ge.Code == http.StatusUnauthorized:
 		k.bad(infra.OptionProject, "%s: the credentials may not use project %s, or it does not exist (%s); %s", what, project, describeAPIError(err), credentialsHint)
 	default:
-		k.infra = append(k.infra, fmt.Errorf("%s: %s", what, describeAPIError(err)))
+		k.infra = append(k.infra, &callError{what: what, err: err})
 	}
 }
 

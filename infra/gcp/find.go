@@ -45,7 +45,7 @@ func listInstances(ctx context.Context, cl *compute.InstancesClient, project, fi
 			return out, nil
 		}
 		if err != nil {
-			return out, fmt.Errorf("listing instances of project %s: %w", project, err)
+			return out, &callError{what: "listing instances of project " + project, err: err}
 		}
 		if pair.Value != nil {
 			out = append(out, pair.Value.GetInstances()...)
@@ -141,7 +141,7 @@ func findRun(ctx context.Context, c *clients, project, region, runID string) ([]
 			continue
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("looking up %s %s: %w", l.typ, l.name, err))
+			errs = append(errs, &callError{what: "looking up " + l.typ + " " + l.name, err: err})
 			continue
 		}
 		reg := ""
