@@ -195,7 +195,15 @@ func TestModuleVariablesValid(t *testing.T) {
 				continue
 			}
 			n++
-			ok, diags := v.Body.Attributes["condition"].Expr.Value(ctx)
+			cond := v.Body.Attributes["condition"].Expr
+			// Terraform before 1.9 refuses a validation that refers to
+			// another variable (the module's minimum is 1.5.0).
+			for _, tr := range cond.Variables() {
+				if attr, ok := traversalAttr(tr, 1); tr.RootName() != "var" || !ok || attr != b.Labels[0] {
+					t.Errorf("variable %s: its validation refers to %s", b.Labels[0], traversalString(tr))
+				}
+			}
+			ok, diags := cond.Value(ctx)
 			if diags.HasErrors() || !ok.True() {
 				msg, _ := v.Body.Attributes["error_message"].Expr.Value(ctx)
 				t.Errorf("variable %s fails its validation (%s): %v", b.Labels[0], msg.AsString(), diags)
@@ -307,4 +315,33 @@ func TestModuleMarksAreCloudtags(t *testing.T) {
 	if !slices.Equal(slices.Sorted(maps.Keys(ud)), slices.Sorted(slices.Values(hostNames))) {
 		t.Errorf("user data for %v, hosts %v", slices.Sorted(maps.Keys(ud)), hostNames)
 	}
+}
+
+// traversalString is a reference as written (var.region).
+func traversalString(tr hcl.Traversal) string {
+	var b strings.Builder
+	for i, step := range tr {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			if i > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(s.Name)
+		default:
+			b.WriteString("[…]")
+		}
+	}
+	return b.String()
+}
+
+// traversalAttr is the name of a reference's i-th step when it is an
+// attribute.
+func traversalAttr(tr hcl.Traversal, i int) (string, bool) {
+	if i >= len(tr) {
+		return "", false
+	}
+	a, ok := tr[i].(hcl.TraverseAttr)
+	return a.Name, ok
 }

@@ -37,6 +37,13 @@ resource "google_compute_subnetwork" "run" {
   network       = google_compute_network.run.id
   region        = var.region
   ip_cidr_range = var.subnet_cidr
+
+  lifecycle {
+    precondition {
+      condition     = startswith(var.zone, "${var.region}-")
+      error_message = "zone: ${var.zone} is not a zone of region ${var.region}."
+    }
+  }
 }
 
 # SSH, the orchestrator's only way in: database ports are probed through

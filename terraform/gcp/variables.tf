@@ -86,9 +86,12 @@ variable "region" {
 variable "zone" {
   description = "The zone every host is in, such as us-central1-a."
   type        = string
+  # That it is a zone of var.region is a precondition of the subnetwork:
+  # Terraform before 1.9 refuses a validation that refers to another
+  # variable.
   validation {
-    condition     = startswith(var.zone, "${var.region}-")
-    error_message = "zone: a zone of var.region."
+    condition     = can(regex("^[a-z]+(-[a-z]+)*[0-9]+-[a-z]$", var.zone))
+    error_message = "zone: a zone's name, such as us-central1-a."
   }
 }
 
