@@ -121,9 +121,16 @@ func TestCreateTerraformCalls(t *testing.T) {
 	}
 }
 
-// userDataKey reads the ed25519 host key a host's user data installs (its
-// cloud-config part's ssh_keys) and the shell part.
-func userDataKey(t *testing.T, ud string) (pub, priv, script string) {
+// userData is what a host's user data holds, as cloud-init reads it.
+type userData struct {
+	pub, priv, script string
+	// files are the cloud-config part's write_files, path → content.
+	files map[string]string
+}
+
+// readUserData reads the ed25519 host key a host's user data installs (its
+// cloud-config part's ssh_keys), the files it writes and the shell part.
+func readUserData(t *testing.T, ud string) userData {
 	t.Helper()
 	msg, err := mail.ReadMessage(strings.NewReader(ud))
 	if err != nil {
@@ -134,6 +141,7 @@ func userDataKey(t *testing.T, ud string) (pub, priv, script string) {
 		t.Fatal(err)
 	}
 	r := multipart.NewReader(msg.Body, params["boundary"])
+	out := userData{files: map[string]string{}}
 	for {
 		part, err := r.NextPart()
 		if err == io.EOF {
@@ -146,17 +154,23 @@ func userDataKey(t *testing.T, ud string) (pub, priv, script string) {
 		switch {
 		case strings.HasPrefix(part.Header.Get("Content-Type"), "text/cloud-config"):
 			var cc struct {
-				SSHKeys map[string]string `yaml:"ssh_keys"`
+				SSHKeys    map[string]string `yaml:"ssh_keys"`
+				WriteFiles []struct {
+					Path, Content string
+				} `yaml:"write_files"`
 			}
 			if err := yaml.Unmarshal(b, &cc); err != nil {
 				t.Fatal(err)
 			}
-			pub, priv = cc.SSHKeys["ed25519_public"], cc.SSHKeys["ed25519_private"]
+			out.pub, out.priv = cc.SSHKeys["ed25519_public"], cc.SSHKeys["ed25519_private"]
+			for _, f := range cc.WriteFiles {
+				out.files[f.Path] = f.Content
+			}
 		case strings.HasPrefix(part.Header.Get("Content-Type"), "text/x-shellscript"):
-			script = string(b)
+			out.script = string(b)
 		}
 	}
-	return pub, priv, script
+	return out
 }
 
 // TestCreateCluster: the cluster Create returns and the variables it gave
@@ -225,7 +239,8 @@ func TestCreateCluster(t *testing.T) {
 		if !slices.Equal(h.DataDirs, wantDirs) || vars.Hosts[i].LocalSSDs != len(wantDirs) {
 			t.Errorf("host %s: data dirs %q, local SSDs %d", h.Name, h.DataDirs, vars.Hosts[i].LocalSSDs)
 		}
-		pub, priv, script := userDataKey(t, vars.UserData[h.Name])
+		ud := readUserData(t, vars.UserData[h.Name])
+		pub, priv, script := ud.pub, ud.priv, ud.script
 		signer, err := ssh.ParsePrivateKey([]byte(priv))
 		if err != nil {
 			t.Fatalf("host %s: private host key in the user data: %v", h.Name, err)
@@ -233,6 +248,12 @@ func TestCreateCluster(t *testing.T) {
 		derived := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey())))
 		if h.SSH.HostKey == "" || pub != h.SSH.HostKey || derived != h.SSH.HostKey {
 			t.Errorf("host %s pins %q; its user data installs %q (private half's: %q)", h.Name, h.SSH.HostKey, pub, derived)
+		}
+		// Google's guest agent would make new host keys at first boot,
+		// and the pin would no longer match: the GCP user data turns
+		// that off.
+		if cfg := ud.files["/etc/default/instance_configs.cfg"]; !strings.Contains(cfg, "set_host_keys = false") {
+			t.Errorf("host %s: the user data does not keep the guest agent off the host keys: %q", h.Name, cfg)
 		}
 		if !strings.Contains(script, cloudinit.OnCalendar(c.ExpiresAt)) {
 			t.Errorf("host %s: the user data's power-off is not at %s", h.Name, cloudinit.OnCalendar(c.ExpiresAt))
