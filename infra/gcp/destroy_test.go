@@ -107,15 +107,23 @@ func TestDestroyClean(t *testing.T) {
 	}
 }
 
-// TestDestroyCannotCheck: an API that cannot answer is a teardown that
-// cannot be verified (exit 6), with the janitor command to finish it.
+// TestDestroyCannotCheck: an API that cannot answer, or a zone it cannot
+// reach, is a teardown that cannot be verified (exit 6), with the janitor
+// command to finish it.
 func TestDestroyCannotCheck(t *testing.T) {
-	_, tf, api, _, c := created(t)
-	api.answer("projects/ybb-test/aggregated/instances", "error-403-quota-exceeded.json")
-	err := New(ClientOptions(api.options()...), TerraformBinary(tf.bin)).Destroy(context.Background(), fromClusterJSON(t, c))
-	if exitcode.Of(err) != exitcode.Teardown || !strings.Contains(err.Error(), "quotaExceeded") ||
-		!strings.Contains(err.Error(), "ybbench janitor --provider gcp --project ybb-test") {
-		t.Errorf("exit %d: %v", exitcode.Of(err), err)
+	for fixture, says := range map[string]string{
+		"error-403-quota-exceeded.json": "HTTP 403 quotaExceeded",
+		"instances-unreachable.json":    "the API could not reach zones/us-central1-f",
+	} {
+		t.Run(fixture, func(t *testing.T) {
+			_, tf, api, _, c := created(t)
+			api.answer("projects/ybb-test/aggregated/instances", fixture)
+			err := New(ClientOptions(api.options()...), TerraformBinary(tf.bin)).Destroy(context.Background(), fromClusterJSON(t, c))
+			if exitcode.Of(err) != exitcode.Teardown || !strings.Contains(err.Error(), says) ||
+				!strings.Contains(err.Error(), "ybbench janitor --provider gcp --project ybb-test") {
+				t.Errorf("exit %d: %v\nwant exit 6 saying %q and the janitor command", exitcode.Of(err), err, says)
+			}
+		})
 	}
 }
 

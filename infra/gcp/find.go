@@ -35,22 +35,34 @@ func RunInstancesFilter(runID string) string {
 }
 
 // listInstances returns the project's instances in every zone that filter
-// selects.
+// selects. A zone the API says it could not reach (a scope's UNREACHABLE
+// warning) is an error naming it: what it holds is unknown, not absent.
 func listInstances(ctx context.Context, cl *compute.InstancesClient, project, filter string) ([]*computepb.Instance, error) {
 	it := cl.AggregatedList(ctx, &computepb.AggregatedListInstancesRequest{Project: project, Filter: &filter})
-	var out []*computepb.Instance
+	var (
+		out         []*computepb.Instance
+		unreachable []string
+	)
 	for {
 		pair, err := it.Next()
 		if errors.Is(err, iterator.Done) {
-			return out, nil
+			break
 		}
 		if err != nil {
 			return out, &callError{what: "listing instances of project " + project, err: err}
 		}
-		if pair.Value != nil {
-			out = append(out, pair.Value.GetInstances()...)
+		if pair.Value == nil {
+			continue
+		}
+		out = append(out, pair.Value.GetInstances()...)
+		if pair.Value.GetWarning().GetCode() == "UNREACHABLE" {
+			unreachable = append(unreachable, pair.Key)
 		}
 	}
+	if len(unreachable) > 0 {
+		return out, fmt.Errorf("listing instances of project %s: the API could not reach %s", project, strings.Join(unreachable, ", "))
+	}
+	return out, nil
 }
 
 // instanceResource is an instance as its labels describe it. An instance
