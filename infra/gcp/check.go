@@ -128,7 +128,9 @@ func (p *Provider) check(ctx context.Context, spec infra.ClusterSpec, resumed bo
 	}
 	defer c.Close()
 
-	if region := p.checkRegion(ctx, c, k, f); region != nil {
+	// A zone or type readSettings refused is not asked about: the API's
+	// answer would only repeat the problem.
+	if region := p.checkRegion(ctx, c, k, f); region != nil && f.zoneAndTypesWellFormed() {
 		if p.checkZoneAndTypes(ctx, c, k, f, region) {
 			p.checkQuotas(k, f, region, resumed)
 		}
@@ -140,7 +142,24 @@ func (p *Provider) check(ctx context.Context, spec infra.ClusterSpec, resumed bo
 	if err := k.err(); err != nil {
 		return nil, err
 	}
+	p.log.Info("gcp check passed", "project", f.project, "zone", f.zone, "zone_note", f.zoneNote,
+		"image", f.resolved, "quotas", strings.Join(f.quotas, "; "), "terraform", f.terraformVersion)
 	return f, nil
+}
+
+// zoneAndTypesWellFormed reports whether the zone (when set) and the
+// machine types passed readSettings, so that the API can be asked about
+// them.
+func (s settings) zoneAndTypesWellFormed() bool {
+	if s.zone != "" && (!zonePattern.MatchString(s.zone) || regionOfZone(s.zone) != s.region) {
+		return false
+	}
+	for _, t := range s.runTypes() {
+		if !typePattern.MatchString(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRegion reads the region (its zones and quotas); nil when it cannot.
