@@ -29,9 +29,7 @@ func Builtin() *Registry {
 			{Name: aws.ProviderName, Traits: aws.ProviderTraits(), New: newAWS,
 				Cloud:   &CloudDefaults{Region: aws.DefaultRegion, Zone: aws.DefaultZone, Image: aws.DefaultImage},
 				Janitor: newAWSJanitor},
-			// The gcp provider comes with its Terraform module; its name is
-			// kept so that asking for it says so.
-			{Name: gcp.ProviderName, Planned: true,
+			{Name: gcp.ProviderName, Traits: gcp.ProviderTraits(), New: newGCP,
 				Cloud:   &CloudDefaults{Region: gcp.DefaultRegion, Zone: gcp.DefaultZone, Image: gcp.DefaultImage},
 				Janitor: newGCPJanitor},
 		},
@@ -100,4 +98,18 @@ func newAWS(o ProviderOptions) (infra.Provider, error) {
 		opts = append(opts, aws.TerraformBinary(tf))
 	}
 	return aws.New(opts...), nil
+}
+
+// newGCP makes the gcp provider with the Terraform found on this machine
+// (not finding one is reported by its check) and Application Default
+// Credentials, which it looks for when it first needs them.
+func newGCP(o ProviderOptions) (infra.Provider, error) {
+	var opts []gcp.Option
+	if o.Log != nil {
+		opts = append(opts, gcp.Logger(o.Log))
+	}
+	if tf, err := terraform.FindBinary(""); err == nil {
+		opts = append(opts, gcp.TerraformBinary(tf))
+	}
+	return gcp.New(opts...), nil
 }

@@ -95,7 +95,7 @@ resource "aws_key_pair" "run" {`,
 			`main.tf: [database-ports] google_compute_firewall.ssh opens port(s) 9042 to var.ssh_cidr; only the run's subnet may reach them`,
 		}},
 	{"gcp labels without owner", "gcp", "main.tf",
-		`    "ybbench-owner"   = var.owner` + "\n", "",
+		`    "ybbench-owner"    = var.owner` + "\n", "",
 		[]string{
 			`main.tf: [run-tags] google_compute_instance.host.boot_disk.initialize_params.labels lacks ybbench-owner`,
 			`versions.tf: [run-tags] default_labels lacks ybbench-owner`,

@@ -1,17 +1,22 @@
 locals {
   # The five keys the janitor and the other layers of teardown rely on, in
-  # GCP's label syntax (values computed by ybbench).
+  # GCP's label syntax (values computed by ybbench), and the run id's hash,
+  # the exact mark of the run (the run-id label is the id cut to fit).
+  # infra/cloudtag.GCPLabels makes the same map and ParseGCPLabels reads
+  # it back; a test in infra/gcp evaluates this one against them.
   labels = {
-    "ybbench-run-id"  = var.run_id
-    "ybbench-owner"   = var.owner
-    "ybbench-created" = var.created
-    "ybbench-expires" = var.expires
-    "ybbench-managed" = "true"
+    "ybbench-run-id"   = var.run_id
+    "ybbench-run-hash" = var.run_hash
+    "ybbench-owner"    = var.owner
+    "ybbench-created"  = var.created
+    "ybbench-expires"  = var.expires
+    "ybbench-managed"  = "true"
   }
 
-  # What networks, subnetworks and firewalls (no labels) say instead, in a
-  # form the janitor parses: key=value pairs.
-  description = "ybbench run-id=${var.run_id} expires=${var.expires} managed=true"
+  # What networks, subnetworks and firewalls (no labels) say instead: the
+  # text of infra/cloudtag.GCPDescription, key=value words the janitor
+  # parses (ParseGCPDescription), with the exact run id and RFC 3339 times.
+  description = "Made by ybbench; deleted by `ybbench janitor` after its expiry. ybbench:managed=true ybbench:run-id=${var.description_marks.run_id} ybbench:created=${var.description_marks.created} ybbench:expires=${var.description_marks.expires}"
 
   # The network tag the firewall rules apply to: the run's hosts only.
   target_tag = var.name_prefix
@@ -32,6 +37,13 @@ resource "google_compute_subnetwork" "run" {
   network       = google_compute_network.run.id
   region        = var.region
   ip_cidr_range = var.subnet_cidr
+
+  lifecycle {
+    precondition {
+      condition     = startswith(var.zone, "${var.region}-")
+      error_message = "zone: ${var.zone} is not a zone of region ${var.region}."
+    }
+  }
 }
 
 # SSH, the orchestrator's only way in: database ports are probed through
@@ -110,7 +122,7 @@ resource "google_compute_instance" "host" {
     "ssh-keys"               = "${var.ssh_user}:${var.ssh_public_key}"
     "enable-oslogin"         = "FALSE"
     "block-project-ssh-keys" = "TRUE"
-    "user-data"              = each.value.user_data
+    "user-data"              = var.user_data[each.key]
   }
 
   # GCE's dead-man's switch: the host is deleted max_run_seconds after it

@@ -10,12 +10,21 @@ variable "run_id" {
   }
 }
 
-variable "owner" {
-  description = "Who started the run, as a label value: the ybbench-owner label."
+variable "run_hash" {
+  description = "The first 16 hex digits of sha256(run id): the ybbench-run-hash label, the run's exact mark (run_id is the id cut and lowercased to fit a label)."
   type        = string
   validation {
-    condition     = can(regex("^[a-z0-9_-]{1,63}$", var.owner))
-    error_message = "owner: a label value, 1-63 lowercase letters, digits, '_' and '-'."
+    condition     = can(regex("^[0-9a-f]{16}$", var.run_hash))
+    error_message = "run_hash: 16 lowercase hex digits."
+  }
+}
+
+variable "owner" {
+  description = "Who started the run, as a label value (empty when unknown): the ybbench-owner label."
+  type        = string
+  validation {
+    condition     = can(regex("^[a-z0-9_-]{0,63}$", var.owner))
+    error_message = "owner: a label value, at most 63 lowercase letters, digits, '_' and '-'."
   }
 }
 
@@ -34,6 +43,23 @@ variable "expires" {
   validation {
     condition     = can(regex("^[0-9]{1,20}$", var.expires))
     error_message = "expires: Unix seconds, such as 1796234400."
+  }
+}
+
+variable "description_marks" {
+  description = "What the descriptions of the network, subnetwork and firewalls (no labels) carry: the run id exactly as ybbench gave it, and created and expires in RFC 3339 UTC."
+  type = object({
+    run_id  = string
+    created = string
+    expires = string
+  })
+  validation {
+    condition     = can(regex("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", var.description_marks.run_id))
+    error_message = "description_marks.run_id: 1-64 letters, digits and ._-, no spaces."
+  }
+  validation {
+    condition     = can(formatdate("YYYY", var.description_marks.created)) && can(formatdate("YYYY", var.description_marks.expires))
+    error_message = "description_marks: created and expires are RFC 3339 times, such as 2026-12-01T17:30:15Z."
   }
 }
 
@@ -60,9 +86,12 @@ variable "region" {
 variable "zone" {
   description = "The zone every host is in, such as us-central1-a."
   type        = string
+  # That it is a zone of var.region is a precondition of the subnetwork:
+  # Terraform before 1.9 refuses a validation that refers to another
+  # variable.
   validation {
-    condition     = startswith(var.zone, "${var.region}-")
-    error_message = "zone: a zone of var.region."
+    condition     = can(regex("^[a-z]+(-[a-z]+)*[0-9]+-[a-z]$", var.zone))
+    error_message = "zone: a zone's name, such as us-central1-a."
   }
 }
 
@@ -91,13 +120,12 @@ variable "subnet_cidr" {
 }
 
 variable "hosts" {
-  description = "The hosts, in cluster order: name, role (db or client), machine type, the number of local NVMe SSDs (375 GB each) and the host's user data (rendered by ybbench; it holds the host's SSH host keys)."
+  description = "The hosts, in cluster order: name, role (db or client), machine type and the number of local NVMe SSDs (375 GB each)."
   type = list(object({
     name            = string
     role            = string
     machine_type    = string
     local_ssd_count = number
-    user_data       = string
   }))
   validation {
     condition     = length(var.hosts) > 0
@@ -119,6 +147,14 @@ variable "hosts" {
     condition     = alltrue([for h in var.hosts : h.local_ssd_count >= 0 && h.local_ssd_count <= 24])
     error_message = "hosts: local_ssd_count is 0 to 24."
   }
+}
+
+# Sensitive: it holds each host's private SSH host key, which must not
+# appear in plan output (the run's terraform.log).
+variable "user_data" {
+  description = "Each host's user data by host name (rendered by ybbench: it holds the host's SSH host keys)."
+  type        = map(string)
+  sensitive   = true
 }
 
 variable "boot_disk_gb" {
