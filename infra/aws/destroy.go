@@ -40,9 +40,6 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(p.destroyBinary(c)), terraform.Logger(log))
 	if tfErr == nil {
 		tfErr = stack.Destroy(ctx)
-		if err := lockDown(stack.WorkDir()); err != nil {
-			log.Warn("cannot keep the Terraform state private", "err", err)
-		}
 	}
 	if tfErr != nil {
 		log.Warn("terraform destroy failed; checking what remains", "err", tfErr)

@@ -108,7 +108,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
-	out, err := p.apply(ctx, stack, dir)
+	out, err := p.apply(ctx, stack)
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
@@ -148,10 +148,9 @@ func createInputs(spec infra.ClusterSpec) (runDir, pubKey, keyFile string, err e
 	return runDir, pubKey, keyFile, nil
 }
 
-// apply runs init, plan and apply, and reads the hosts output. Whatever
-// happens, the files Terraform wrote are made 0600 after.
-func (p *Provider) apply(ctx context.Context, stack *terraform.Stack, dir string) ([]infra.Host, error) {
-	defer p.tighten(dir)
+// apply runs init, plan and apply, and reads the hosts output (the Stack
+// keeps the files Terraform writes 0600).
+func (p *Provider) apply(ctx context.Context, stack *terraform.Stack) ([]infra.Host, error) {
 	if err := stack.Init(ctx); err != nil {
 		return nil, err
 	}
@@ -159,26 +158,6 @@ func (p *Provider) apply(ctx context.Context, stack *terraform.Stack, dir string
 		return nil, err
 	}
 	return stack.Hosts(ctx)
-}
-
-// tighten makes the files in Terraform's working directory that can hold
-// the host keys (state and its backup, the saved plan, the variables, the
-// run state) 0600: Terraform writes its state and plan as the umask
-// allows, and the directory's 0700 is then the only guard.
-func (p *Provider) tighten(dir string) {
-	names := []string{terraform.VarFileName, terraform.PlanFileName, RunStateFile}
-	more, _ := filepath.Glob(filepath.Join(dir, terraform.StateFileName+"*"))
-	for _, m := range more {
-		names = append(names, filepath.Base(m))
-	}
-	for _, n := range names {
-		path := filepath.Join(dir, n)
-		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && st.Mode().Perm() != 0o600 {
-			if err := os.Chmod(path, 0o600); err != nil {
-				p.log.Warn("cannot make a Terraform file private", "file", path, "err", err)
-			}
-		}
-	}
 }
 
 // cluster turns the module's output into the run's Cluster, checking it

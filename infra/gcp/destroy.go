@@ -32,7 +32,6 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.WorkDir(dir), terraform.Binary(p.terraformBin), terraform.Logger(log))
 	if tfErr == nil {
 		tfErr = stack.Destroy(ctx)
-		p.tighten(dir)
 	}
 	if tfErr != nil {
 		log.Warn("terraform destroy failed; checking what remains", "err", tfErr)

@@ -120,6 +120,9 @@ func New(ctx context.Context, module fs.FS, runDir string, opts ...Option) (*Sta
 	if err := os.MkdirAll(s.workDir, 0o700); err != nil {
 		return nil, fmt.Errorf("terraform: working directory: %w", err)
 	}
+	if err := lockDown(s.workDir); err != nil {
+		return nil, exitcode.Wrap(exitcode.Infra, fmt.Errorf("terraform: %w", err))
+	}
 	if err := os.MkdirAll(filepath.Dir(s.logPath), 0o755); err != nil {
 		return nil, fmt.Errorf("terraform: log directory: %w", err)
 	}
@@ -203,6 +206,13 @@ func (s *Stack) run(ctx context.Context, verb string, f func(context.Context) er
 	fmt.Fprintf(lf, "\n=== %s terraform %s (%s)\n", start.UTC().Format(time.RFC3339), verb, s.workDir)
 	s.log.Debug("terraform", "command", verb, "dir", s.workDir)
 	err = f(ctx)
+	// Even a failed command may have written a plan or state.
+	if lerr := lockDown(s.workDir); lerr != nil {
+		fmt.Fprintf(lf, "=== terraform %s: %v\n", verb, lerr)
+		if err == nil {
+			return exitcode.Wrap(exitcode.Infra, fmt.Errorf("terraform %s: %w", verb, lerr))
+		}
+	}
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
 		fmt.Fprintf(lf, "=== terraform %s failed after %s: %v\n", verb, took, cause(err))

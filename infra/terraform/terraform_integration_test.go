@@ -108,6 +108,14 @@ func TestIntegrationStack(t *testing.T) {
 			t.Errorf("%s is not in the run directory: %v", f, err)
 		}
 	}
+	// Terraform writes its plan and state 0644; a cloud module's hold
+	// the hosts' private keys, so the Stack keeps them 0600 in a 0700
+	// directory.
+	for f, want := range map[string]os.FileMode{".": 0o700, StateFileName: 0o600, PlanFileName: 0o600, VarFileName: 0o600} {
+		if st, err := os.Stat(filepath.Join(wd, f)); err == nil && st.Mode().Perm() != want {
+			t.Errorf("%s is mode %04o, want %04o", f, st.Mode().Perm(), want)
+		}
+	}
 	ids := stateIDs(t, wd)
 	if len(ids) != 3 {
 		t.Fatalf("state has %d resources, want 3", len(ids))

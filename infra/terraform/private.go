@@ -1,4 +1,4 @@
-package aws
+package terraform
 
 import (
 	"errors"
@@ -6,25 +6,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/ybbench/ybbench/infra/terraform"
 )
 
-// secretFiles are the files of Terraform's working directory that hold
-// the hosts' private SSH host keys (in the hosts' user data): the
-// variables, the saved plan and the state with its backup. Terraform
-// itself writes the plan and the state 0644 (checked with 1.5.7).
+// secretFiles are the files of Terraform's working directory that can
+// hold secrets (a cloud module's user data carries the hosts' private SSH
+// host keys): the variables, the saved plan and the state with its
+// backup. Terraform itself writes the plan and the state 0644 (checked
+// with 1.5.7), so every command the Stack runs is followed by lockDown.
 var secretFiles = []string{
-	terraform.VarFileName,
-	terraform.PlanFileName,
-	terraform.StateFileName,
-	terraform.StateFileName + ".backup",
+	VarFileName,
+	PlanFileName,
+	StateFileName,
+	StateFileName + ".backup",
 }
 
 // lockDown makes Terraform's working directory 0700 and its secret files
-// 0600, then verifies it: the Stack creates the directory 0700 but keeps
-// the mode of one that already exists, and Terraform writes its plan and
-// state readable by all.
+// 0600, then verifies it: a working directory made by an earlier version
+// may have another mode, and Terraform writes its plan and state readable
+// by all.
 func lockDown(workDir string) error {
 	if err := os.Chmod(workDir, 0o700); err != nil {
 		return fmt.Errorf("securing %s: %w", workDir, err)
