@@ -37,9 +37,10 @@ var subnetSource = regexp.MustCompile(`^(aws_subnet\.[A-Za-z0-9_-]+\.cidr_block|
 // the project's rules. Each finding's message starts with the rule's name
 // in brackets: open-ingress, ssh-source, database-ports, source-ranges,
 // run-tags, self-destruct, data-disks, imdsv2, login, provider-version,
-// hosts-output.
+// hosts-output, validation-scope.
 func CheckPolicy(m *Module, provider string) []Finding {
 	p := &policy{m: m}
+	p.validationScope()
 	p.network()
 	p.providerVersion(provider)
 	p.hostsOutput()
@@ -379,4 +380,40 @@ func (p *policy) gcpMetadata(r *hclsyntax.Block) {
 	if e := md["user-data"]; e == nil || len(e.Variables()) == 0 {
 		p.add(r.DefRange(), "self-destruct", "%s: metadata user-data must come from a variable (it carries the expiry timer)", what)
 	}
+}
+
+// validationScope: a variable's validation refers to that variable alone.
+// Terraform before 1.9 refuses anything else when it loads the module
+// (the modules' minimum is 1.5.0), so a relation between variables is a
+// precondition on the resource that needs it.
+func (p *policy) validationScope() {
+	for _, f := range p.m.Files {
+		for _, b := range f.Body.Blocks {
+			if b.Type != "variable" || len(b.Labels) != 1 {
+				continue
+			}
+			for _, v := range b.Body.Blocks {
+				a, ok := v.Body.Attributes["condition"]
+				if v.Type != "validation" || !ok {
+					continue
+				}
+				for _, tr := range a.Expr.Variables() {
+					if name := traversalName(tr); name != "var."+b.Labels[0] {
+						p.add(a.SrcRange, "validation-scope", "variable %q: its validation refers to %s (Terraform before 1.9 refuses that; use a precondition)", b.Labels[0], name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// traversalName is a reference's first two steps (var.zone, local.x).
+func traversalName(tr hcl.Traversal) string {
+	name := tr.RootName()
+	if len(tr) > 1 {
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			name += "." + a.Name
+		}
+	}
+	return name
 }

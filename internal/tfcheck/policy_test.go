@@ -82,6 +82,9 @@ resource "aws_key_pair" "run" {`,
 	{"aws hosts output without provider_id", "aws", "outputs.tf",
 		"      provider_id   = aws_instance.host[h.name].id\n", "",
 		[]string{`outputs.tf: [hosts-output] output "hosts" has keys instance_type, name, private_ip, public_ip, role, zone, want instance_type, name, private_ip, provider_id, public_ip, role, zone`}},
+	{"aws zone validated against another variable", "aws", "variables.tf",
+		`condition     = can(regex("^[a-z]{2}(-[a-z]+)+-[0-9][a-z]$", var.zone))`, `condition     = startswith(var.zone, var.region)`,
+		[]string{`variables.tf: [validation-scope] variable "zone": its validation refers to var.region (Terraform before 1.9 refuses that; use a precondition)`}},
 	{"gcp internal firewall without sources", "gcp", "main.tf",
 		"  source_ranges = [google_compute_subnetwork.run.ip_cidr_range]\n", "",
 		[]string{`main.tf: [source-ranges] google_compute_firewall.internal has no source_ranges: GCP opens it to 0.0.0.0/0`}},
@@ -162,7 +165,7 @@ func TestPolicyFixturesFail(t *testing.T) {
 		}
 	}
 	// Every rule has at least one fixture that breaks it.
-	for _, r := range []string{"open-ingress", "ssh-source", "database-ports", "source-ranges", "run-tags", "self-destruct", "data-disks", "imdsv2", "login", "provider-version", "hosts-output"} {
+	for _, r := range []string{"open-ingress", "ssh-source", "database-ports", "source-ranges", "run-tags", "self-destruct", "data-disks", "imdsv2", "login", "provider-version", "hosts-output", "validation-scope"} {
 		if !rules[r] {
 			t.Errorf("no fixture breaks rule %s", r)
 		}

@@ -34,6 +34,15 @@ resource "aws_subnet" "run" {
   availability_zone       = var.zone
   map_public_ip_on_launch = true
   tags                    = { Name = local.name }
+
+  lifecycle {
+    # Not a validation of var.zone: Terraform before 1.9 refuses one that
+    # refers to another variable.
+    precondition {
+      condition     = startswith(var.zone, var.region)
+      error_message = "zone: ${var.zone} is not a zone of region ${var.region}."
+    }
+  }
 }
 
 resource "aws_internet_gateway" "run" {

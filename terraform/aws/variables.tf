@@ -43,8 +43,8 @@ variable "zone" {
   description = "The availability zone every host is in, such as us-west-2a: the subnet is pinned to it."
   type        = string
   validation {
-    condition     = startswith(var.zone, var.region)
-    error_message = "zone: an availability zone of var.region."
+    condition     = can(regex("^[a-z]{2}(-[a-z]+)+-[0-9][a-z]$", var.zone))
+    error_message = "zone: an availability zone such as us-west-2a."
   }
 }
 
