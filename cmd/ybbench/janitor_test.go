@@ -84,9 +84,9 @@ func janitorRoot(t *testing.T, j *cmdJanitor, args ...string) (int, string, erro
 func twoRuns() []infra.Resource {
 	now := time.Now().UTC()
 	return []infra.Resource{
-		{Type: "instance", ID: "i-0old", Zone: "us-west-2a", RunID: "old-run", Expires: now.Add(-time.Hour)},
-		{Type: "vpc", ID: "vpc-0old", Region: "us-west-2", RunID: "old-run", Expires: now.Add(-time.Hour)},
-		{Type: "instance", ID: "i-0new", Zone: "us-west-2a", RunID: "new-run", Expires: now.Add(24 * time.Hour)},
+		{Type: "instance", ID: "i-0old", Zone: "us-east-1a", RunID: "old-run", Expires: now.Add(-time.Hour)},
+		{Type: "vpc", ID: "vpc-0old", Region: "us-east-1", RunID: "old-run", Expires: now.Add(-time.Hour)},
+		{Type: "instance", ID: "i-0new", Zone: "us-east-1a", RunID: "new-run", Expires: now.Add(24 * time.Hour)},
 	}
 }
 
@@ -96,11 +96,11 @@ func twoRuns() []infra.Resource {
 func TestJanitorCommand(t *testing.T) {
 	j := &cmdJanitor{account: twoRuns()}
 	code, out, err := janitorRoot(t, j, "--provider", "aws")
-	if code != 0 || len(j.deleted) != 0 || len(j.made) != 1 || j.made[0].Region != "us-west-2" {
+	if code != 0 || len(j.deleted) != 0 || len(j.made) != 1 || j.made[0].Region != "us-east-1" {
 		t.Fatalf("dry run: exit %d (%v), deleted %v, made with %+v", code, err, j.deleted, j.made)
 	}
-	for _, w := range []string{"aws region us-west-2 (the default; --region for another): 2 resource(s) of ybbench past their expiry",
-		"TYPE", "instance  i-0old", "vpc       vpc-0old", "nothing was deleted (a dry run); to delete these: ybbench janitor --provider aws --region us-west-2 --yes"} {
+	for _, w := range []string{"aws region us-east-1 (the default; --region for another): 2 resource(s) of ybbench past their expiry",
+		"TYPE", "instance  i-0old", "vpc       vpc-0old", "nothing was deleted (a dry run); to delete these: ybbench janitor --provider aws --region us-east-1 --yes"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("dry run lacks %q:\n%s", w, out)
 		}
@@ -109,7 +109,7 @@ func TestJanitorCommand(t *testing.T) {
 		t.Errorf("the dry run lists a resource not yet expired:\n%s", out)
 	}
 
-	code, out, err = janitorRoot(t, j, "--provider", "aws", "--region", "us-west-2", "--yes")
+	code, out, err = janitorRoot(t, j, "--provider", "aws", "--region", "us-east-1", "--yes")
 	if code != 0 || strings.Join(j.deleted, " ") != "i-0old vpc-0old" || !strings.Contains(out, "deleted 2 resource(s); none remains") {
 		t.Errorf("--yes: exit %d (%v), deleted %v:\n%s", code, err, j.deleted, out)
 	}

@@ -40,7 +40,7 @@ func TestPlanGolden(t *testing.T) {
 // an error of Plan, exit 2.
 func TestPlanRefusesBadSettings(t *testing.T) {
 	spec := c5Spec()
-	spec.Zone = "us-east-1a"
+	spec.Zone = "us-west-2a" // not of the default region, us-east-1
 	spec.Options[infra.OptionImage] = "ubuntu"
 	_, _, err := New().Plan(spec)
 	if exitcode.Of(err) != exitcode.Config || !strings.Contains(err.Error(), "zone") || !strings.Contains(err.Error(), "image") {

@@ -70,10 +70,10 @@ func TestCheckQuota(t *testing.T) {
 	p := New(Quota(short))
 	v := p.checkQuota(context.Background(), fake, "r1", s, info)
 	if v.err == nil ||
-		!strings.Contains(v.err.Error(), "vCPU quota short in us-west-2: need 64 vCPUs, free 56 (quota L-1216C47A of 96 vCPUs of on-demand standard instances, 40 in use)") {
+		!strings.Contains(v.err.Error(), "vCPU quota short in us-east-1: need 64 vCPUs, free 56 (quota L-1216C47A of 96 vCPUs of on-demand standard instances, 40 in use)") {
 		t.Errorf("short quota: %+v", v)
 	}
-	if len(short.asked) != 1 || short.asked[0] != "us-west-2" {
+	if len(short.asked) != 1 || short.asked[0] != "us-east-1" {
 		t.Errorf("quota asked for %v", short.asked)
 	}
 
@@ -90,7 +90,7 @@ func TestCheckQuotaUnknown(t *testing.T) {
 	s, _ := readSettings(c5Spec())
 	p := New(Quota(&fakeQuota{err: errors.New("NoSuchResourceException")}))
 	v := p.checkQuota(context.Background(), runningEC2{}, "", s, map[string]instanceType{"c5.4xlarge": {vcpus: 16}})
-	if v.err != nil || !strings.HasPrefix(v.warning, "vCPU quota unknown in us-west-2") || !strings.Contains(v.warning, "needs 64 vCPUs") {
+	if v.err != nil || !strings.HasPrefix(v.warning, "vCPU quota unknown in us-east-1") || !strings.Contains(v.warning, "needs 64 vCPUs") {
 		t.Errorf("unknown quota: %+v", v)
 	}
 }

@@ -178,7 +178,7 @@ func TestCloudBadInput(t *testing.T) {
 		{"aws with a project", map[string]string{"provider": "aws", "project": "p"}, []string{"--project: the aws provider takes no project (only gcp does)"}},
 		{"zone of another region", map[string]string{"provider": "aws", "region": "us-west-2", "zone": "us-east-1a"},
 			[]string{`--zone: zone "us-east-1a" is not in region us-west-2`}},
-		{"a region alone", map[string]string{"provider": "aws", "zone": "us-west-2"}, []string{`--zone: zone "us-west-2" is not in region us-west-2`}},
+		{"a region alone", map[string]string{"provider": "aws", "zone": "us-east-1"}, []string{`--zone: zone "us-east-1" is not in region us-east-1`}},
 		{"lookup over http", map[string]string{"provider": "aws", "ssh_cidr_lookup_url": "http://checkip.example"}, []string{`--ssh-cidr-lookup-url: "http://checkip.example": want an https:// URL`}},
 		{"max_cost zero", map[string]string{"provider": "aws", "region": "us-east-1", "max_cost": "0"}, []string{"--max-cost: 0: want more than 0 US dollars"}},
 		{"max_cost not a number", map[string]string{"provider": "aws", "max_cost": "ten"}, []string{`--max-cost: "ten" is not a number`}},
@@ -218,8 +218,8 @@ func TestMaxCost(t *testing.T) {
 	if _, _, err := resolveFlags(t, reg, map[string]string{"provider": "aws", "region": "us-east-1", "max_cost": "17", "lifetime": "5h"}); err != nil {
 		t.Errorf("a shorter lifetime within max_cost: %v", err)
 	}
-	// us-west-2 (aws's default region) has no gp3 price in the table.
-	_, _, err = resolveFlags(t, reg, map[string]string{"provider": "aws", "max_cost": "100"})
+	// us-west-2 has no gp3 price in the table.
+	_, _, err = resolveFlags(t, reg, map[string]string{"provider": "aws", "region": "us-west-2", "max_cost": "100"})
 	wantProblems(t, "no price", err, []string{"--max-cost: 100.00 USD cannot be checked: the price table of " + date + " has no price for gp3 in aws us-west-2"})
 	i3 := 4 * 1.248 * 6 // kv-ycql: 3 + 1 i3.4xlarge for 6 hours
 	if _, _, err := resolveFlags(t, reg, map[string]string{"provider": "aws", "profile": "kv-ycql", "max_cost": fmt.Sprintf("%.2f", i3)}); err != nil {
@@ -268,12 +268,12 @@ func TestCloudClusterSpec(t *testing.T) {
 		t.Errorf("the resolved spec records %q %q %q", r.Region, r.Zone, r.Image)
 	}
 	// aws's defaults, and a zone given.
-	_, r, err = resolveFlags(t, reg, map[string]string{"provider": "aws", "zone": "us-west-2c", "image": "ami-0123456789abcdef0"})
+	_, r, err = resolveFlags(t, reg, map[string]string{"provider": "aws", "zone": "us-east-1c", "image": "ami-0123456789abcdef0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec, _ = r.clusterSpec(reg, r.P)
-	if spec.Region != "us-west-2" || spec.Zone != "us-west-2c" || spec.InstanceType != "c5.4xlarge" || spec.Disks.Kind != "gp3" ||
+	if spec.Region != "us-east-1" || spec.Zone != "us-east-1c" || spec.InstanceType != "c5.4xlarge" || spec.Disks.Kind != "gp3" ||
 		spec.Options[infra.OptionImage] != "ami-0123456789abcdef0" || spec.Options[infra.OptionProject] != "" || spec.Options[infra.OptionZoneFallback] != "" {
 		t.Errorf("aws spec %+v", spec)
 	}
@@ -414,7 +414,7 @@ func TestCloudPlan(t *testing.T) {
 
 	// In a region the table does not price (gp3 in us-west-2), the plan
 	// says what has no price; an ssh_cidr given is shown with its flag.
-	_, r, err = resolveFlags(t, deps.Registry, map[string]string{"provider": "aws", "ssh_cidr": "198.51.100.7/32"})
+	_, r, err = resolveFlags(t, deps.Registry, map[string]string{"provider": "aws", "region": "us-west-2", "ssh_cidr": "198.51.100.7/32"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,10 +87,10 @@ var janitorNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 func account() []infra.Resource {
 	exp := func(h int) time.Time { return janitorNow.Add(time.Duration(h) * time.Hour) }
 	return []infra.Resource{
-		{Type: "instance", ID: "i-0a1", Zone: "us-west-2a", RunID: "ycsb-ysql-261201-0600-aaaa0001", Expires: exp(-1)},
-		{Type: "security-group", ID: "sg-0a1", Region: "us-west-2", RunID: "ycsb-ysql-261201-0600-aaaa0001", Expires: exp(-1)},
-		{Type: "vpc", ID: "vpc-0a1", Region: "us-west-2", RunID: "ycsb-ysql-261201-0600-aaaa0001", Expires: exp(-1)},
-		{Type: "instance", ID: "i-0b1", Zone: "us-west-2a", RunID: "kv-ycql-261201-1100-bbbb0002", Expires: exp(5)},
+		{Type: "instance", ID: "i-0a1", Zone: "us-east-1a", RunID: "ycsb-ysql-261201-0600-aaaa0001", Expires: exp(-1)},
+		{Type: "security-group", ID: "sg-0a1", Region: "us-east-1", RunID: "ycsb-ysql-261201-0600-aaaa0001", Expires: exp(-1)},
+		{Type: "vpc", ID: "vpc-0a1", Region: "us-east-1", RunID: "ycsb-ysql-261201-0600-aaaa0001", Expires: exp(-1)},
+		{Type: "instance", ID: "i-0b1", Zone: "us-east-1a", RunID: "kv-ycql-261201-1100-bbbb0002", Expires: exp(5)},
 	}
 }
 
@@ -130,7 +130,7 @@ func TestJanitorRequest(t *testing.T) {
 		scope     string
 		defaulted bool
 	}{
-		{JanitorRequest{Provider: "aws"}, parts.JanitorOptions{Region: "us-west-2"}, "--region us-west-2", true},
+		{JanitorRequest{Provider: "aws"}, parts.JanitorOptions{Region: "us-east-1"}, "--region us-east-1", true},
 		{JanitorRequest{Provider: "aws", Region: "eu-west-1"}, parts.JanitorOptions{Region: "eu-west-1"}, "--region eu-west-1", false},
 		{JanitorRequest{Provider: "gcp", Project: "p1"}, parts.JanitorOptions{Project: "p1"}, "--project p1", false},
 		{JanitorRequest{Provider: "gcp", Project: "p1", Region: "us-east1"}, parts.JanitorOptions{Project: "p1", Region: "us-east1"}, "--project p1 --region us-east1", false},
@@ -161,10 +161,10 @@ func TestJanitorSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ids(rep.Found) != "i-0a1 sg-0a1 vpc-0a1" || len(fj.deletes) != 0 || len(fj.account) != 4 || rep.Delete ||
-		rep.Command != "ybbench janitor --provider aws --region us-west-2 --yes" {
+		rep.Command != "ybbench janitor --provider aws --region us-east-1 --yes" {
 		t.Errorf("dry run: found %s, %d deletes, %d left in the account, command %q", ids(rep.Found), len(fj.deletes), len(fj.account), rep.Command)
 	}
-	if fj.filters[0] != (infra.JanitorFilter{Now: janitorNow}) || fj.madeWith[0] != (parts.JanitorOptions{Region: "us-west-2"}) {
+	if fj.filters[0] != (infra.JanitorFilter{Now: janitorNow}) || fj.madeWith[0] != (parts.JanitorOptions{Region: "us-east-1"}) {
 		t.Errorf("listed with %+v, made with %+v", fj.filters[0], fj.madeWith[0])
 	}
 	var text strings.Builder
