@@ -72,7 +72,7 @@ func (p *Provider) Plan(spec infra.ClusterSpec) ([]infra.PlannedHost, string, er
 			cloudtag.LabelRunID, cloudtag.LabelRunHash, cloudtag.LabelOwner, cloudtag.LabelCreated, cloudtag.LabelExpires, cloudtag.LabelManaged),
 		fmt.Sprintf("lifetime %v: GCE deletes each instance %v after it starts (max_run_duration, DELETE) and each powers itself off at the expiry; `ybbench janitor --provider gcp --project %s` removes what is left after it", s.lifetime, s.lifetime, s.project),
 	}
-	return hosts, strings.Join(lines, "\n    "), nil
+	return hosts, strings.Join(lines, "\n"), nil
 }
 
 // namePrefix is the prefix of every resource name of a run

@@ -136,9 +136,8 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 		if pl.Cloud, err = planCloud(s, spec); err != nil {
 			return nil, err
 		}
-		// The address is looked up when the run is created, not now:
-		// the provider's plan shows what stands for it.
-		spec.Options[infra.OptionSSHCIDR] = pl.Cloud.SSHFrom
+		// An address not given is looked up when the run is created, not
+		// now: the provider is given none and its plan says so.
 		if pl.Cost, err = planCost(spec, s.Provider, s.MaxCost); err != nil {
 			return nil, err
 		}
@@ -161,7 +160,11 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	pl.Versions.Ybbench, pl.Versions.Database, pl.Versions.Source = Version, s.Flavor, fl.Describe(provision.FlavorSpec{Source: s.YBTarball})
 	stage := func(name, what string) { pl.Stages = append(pl.Stages, PlanStage{Stage: name, What: what}) }
 	stage("up", create)
-	stage("preflight", fmt.Sprintf("on every host over SSH: reachable, disk, ulimits, clock skew ≤ %v", s.MaxClockSkew))
+	preflight := fmt.Sprintf("on every host over SSH: reachable, disk, ulimits, clock skew ≤ %v", s.MaxClockSkew)
+	if _, cloud := s.cloudOf(reg); cloud {
+		preflight += "; first cloud-init's end (cloud-init status --wait), and each data directory on a disk mount of its own"
+	}
+	stage("preflight", preflight)
 	stage("install", s.Flavor+" on the db hosts")
 	benches, err := planBench(s, clients)
 	if err != nil {
@@ -271,7 +274,10 @@ func WritePlanText(w io.Writer, pl *Plan) error {
 	fmt.Fprintf(&b, "\nversions: ybbench %s; database %s %s", pl.Versions.Ybbench, pl.Versions.Database, pl.Versions.Source)
 	b.WriteString("\n\nstages:\n")
 	for _, st := range pl.Stages {
-		fmt.Fprintf(&b, "  %-10s %s\n", st.Stage, st.What)
+		// A stage said in several lines (a cloud provider's plan) keeps
+		// its continuation lines under its first.
+		what := strings.ReplaceAll(strings.TrimRight(st.What, "\n"), "\n", "\n"+strings.Repeat(" ", 13))
+		fmt.Fprintf(&b, "  %-10s %s\n", st.Stage, what)
 	}
 	expected := time.Duration(pl.ExpectedSeconds * float64(time.Second))
 	atMost := time.Duration(pl.AtMostSeconds * float64(time.Second))
