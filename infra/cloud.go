@@ -25,6 +25,16 @@ const (
 	OptionZoneFallback = "zone_fallback"
 )
 
+// Keys of Cluster.Meta that every provider that makes hosts reads in
+// Destroy, so that a run stopped before its cluster was written (the
+// pipeline then knows only the run's settings) can still be torn down:
+// the run directory, and a cloud's region and project.
+const (
+	MetaRunDir  = "run_dir"
+	MetaRegion  = "region"
+	MetaProject = "project"
+)
+
 // Disks are each db host's data disks, all alike: Kind gp3 (EBS volumes
 // made with the host), instance-store (the type's own NVMe disks) or
 // local-ssd (GCP's, 375 GB each).

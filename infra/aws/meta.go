@@ -11,8 +11,8 @@ import (
 // that made the run); the others are what the check before Create found,
 // recorded with the run.
 const (
-	MetaRunDir          = "run_dir"
-	MetaRegion          = "region"
+	MetaRunDir          = infra.MetaRunDir
+	MetaRegion          = infra.MetaRegion
 	MetaTerraformBinary = "terraform_binary"
 
 	MetaZone       = "zone"

@@ -21,9 +21,9 @@ import (
 // Keys of Cluster.Meta: what Destroy works from (cluster.json alone
 // suffices) and what the check found, for the record.
 const (
-	MetaRunDir        = "run_dir"
-	MetaProject       = "project"
-	MetaRegion        = "region"
+	MetaRunDir        = infra.MetaRunDir
+	MetaProject       = infra.MetaProject
+	MetaRegion        = infra.MetaRegion
 	MetaZone          = "zone"
 	MetaZoneNote      = "zone_note"
 	MetaImage         = "image"

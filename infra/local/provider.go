@@ -53,7 +53,7 @@ const OptionSubnet = "subnet"
 
 // Keys of Cluster.Meta that Destroy works from (cluster.json alone suffices).
 const (
-	MetaRunDir = "run_dir"
+	MetaRunDir = infra.MetaRunDir
 	MetaSubnet = "subnet"
 	MetaBridge = "bridge"
 	MetaScript = "script"

@@ -580,8 +580,18 @@ func (r *Run) down(ctx context.Context) error {
 	var errs []error
 	c := r.cluster
 	if c == nil {
-		// Killed during up: the provider works from the run directory.
-		c = &infra.Cluster{Name: r.ID(), Provider: r.spec.Provider, Meta: map[string]string{"run_dir": r.dir}}
+		// Stopped during up (killed, or a failed create): the provider
+		// works from the run directory and, in a cloud, the region and
+		// project the run's settings gave it.
+		c = &infra.Cluster{Name: r.ID(), Provider: r.spec.Provider, Meta: map[string]string{infra.MetaRunDir: r.dir}}
+		if spec, err := r.spec.clusterSpec(r.deps.registry(), r.profile()); err == nil {
+			if spec.Region != "" {
+				c.Meta[infra.MetaRegion] = spec.Region
+			}
+			if v := spec.Options[infra.OptionProject]; v != "" {
+				c.Meta[infra.MetaProject] = v
+			}
+		}
 	}
 	if r.cluster != nil && (r.ledger.Started("install") || r.agentsStarted()) {
 		// Only what the run may have put on the machines is wiped: a run
