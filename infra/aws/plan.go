@@ -41,7 +41,7 @@ func dropUnsetSSHCIDR(errs []error) []error {
 	var out []error
 	for _, e := range errs {
 		var se *infra.SettingError
-		if errors.As(e, &se) && se.Setting == infra.OptionSSHCIDR && errors.Is(e, errSSHCIDRUnset) {
+		if errors.As(e, &se) && se.Setting == infra.OptionSSHCIDR && errors.Is(e, infra.ErrSSHCIDRUnset) {
 			continue
 		}
 		out = append(out, e)

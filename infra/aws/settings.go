@@ -1,10 +1,8 @@
 package aws
 
 import (
-	"errors"
 	"fmt"
 	"maps"
-	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -123,7 +121,7 @@ func readSettings(spec infra.ClusterSpec) (settings, []error) {
 	if err := checkImage(s.image); err != nil {
 		errs = append(errs, &infra.SettingError{Setting: infra.OptionImage, Err: err})
 	}
-	if err := checkSSHCIDR(s.sshCIDR); err != nil {
+	if err := infra.CheckSSHCIDR(s.sshCIDR); err != nil {
 		errs = append(errs, &infra.SettingError{Setting: infra.OptionSSHCIDR, Err: err})
 	}
 	errs = append(errs, s.checkHardware()...)
@@ -139,28 +137,6 @@ func checkImage(image string) error {
 		return nil
 	}
 	return fmt.Errorf("%q: want an AMI id (ami-0123456789abcdef0) or ssm:<parameter path> (default %s)", image, DefaultImage)
-}
-
-// errSSHCIDRUnset is a spec without ssh_cidr: Check and Create refuse
-// it, Plan shows it.
-var errSSHCIDRUnset = errors.New("not set: the operator's address as a CIDR (203.0.113.7/32), the only source SSH accepts")
-
-// checkSSHCIDR accepts what the module's ssh_cidr takes, and no host
-// bits: an IPv4 CIDR of /16 or longer (so never 0.0.0.0/0).
-func checkSSHCIDR(v string) error {
-	if v == "" {
-		return errSSHCIDRUnset
-	}
-	p, err := netip.ParsePrefix(v)
-	switch {
-	case err != nil || !p.Addr().Is4():
-		return fmt.Errorf("%q is not an IPv4 CIDR such as 203.0.113.7/32", v)
-	case p.Bits() < 16:
-		return fmt.Errorf("%q opens SSH to %d addresses: want a prefix of /16 or longer", v, 1<<(32-p.Bits()))
-	case p.Masked() != p:
-		return fmt.Errorf("%q has host bits set; did you mean %s?", v, p.Masked())
-	}
-	return nil
 }
 
 // checkHardware checks the host counts, types and data disks.

@@ -285,7 +285,7 @@ func TestCheckEveryProblemAtOnce(t *testing.T) {
 	for setting, want := range map[string]string{
 		SettingZone:         "us-central1-z is not a zone of region us-central1 (its zones: us-central1-a, us-central1-b, us-central1-c, us-central1-f)",
 		infra.OptionImage:   `no image family "no-such-family" in project ubuntu-os-cloud`,
-		infra.OptionSSHCIDR: `"0.0.0.0/0" opens SSH to 4294967296 addresses`,
+		infra.OptionSSHCIDR: `0.0.0.0/0 would open SSH to the whole internet`,
 		SettingLifetime:     "10m0s: want 30m0s to 168h0m0s",
 	} {
 		if !strings.Contains(got[setting], want) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -167,22 +166,13 @@ func readSettings(spec infra.ClusterSpec) (settings, []error) {
 	return s, errs
 }
 
-// checkSSHCIDR accepts what the module's ssh_cidr takes, and no host
-// bits: an IPv4 CIDR of /16 or longer (so never 0.0.0.0/0).
+// checkSSHCIDR is infra.CheckSSHCIDR, an empty value marked errNotSet
+// (Plan shows a placeholder for it).
 func checkSSHCIDR(v string) error {
 	if v == "" {
-		return fmt.Errorf("%w: the operator's address as a CIDR (203.0.113.7/32), the only source SSH accepts", errNotSet)
+		return fmt.Errorf("%w: %w", errNotSet, infra.ErrSSHCIDRUnset)
 	}
-	p, err := netip.ParsePrefix(v)
-	switch {
-	case err != nil || !p.Addr().Is4():
-		return fmt.Errorf("%q is not an IPv4 CIDR such as 203.0.113.7/32", v)
-	case p.Bits() < 16:
-		return fmt.Errorf("%q opens SSH to %d addresses: want a prefix of /16 or longer", v, 1<<(32-p.Bits()))
-	case p.Masked() != p:
-		return fmt.Errorf("%q has host bits set; did you mean %s?", v, p.Masked())
-	}
-	return nil
+	return infra.CheckSSHCIDR(v)
 }
 
 // checkHardware checks the host counts, types and data disks.

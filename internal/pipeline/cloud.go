@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -28,10 +27,6 @@ const (
 	maxLifetime    = 168 * time.Hour
 	lifetimeBounds = "30m to 168h"
 )
-
-// minSSHPrefix is the shortest prefix ssh_cidr may have: SSH is opened to
-// an operator's address or network, never to a large part of the internet.
-const minSSHPrefix = 16
 
 // sshCIDRSetting names the setting (and the ClusterSpec option) of the
 // addresses the hosts' SSH port accepts.
@@ -137,7 +132,7 @@ func (s *Spec) checkCloud(reg *parts.Registry, p *profiles.Profile) []error {
 		bad("%s: the %s provider takes no project (only %s does)", s.where("project"), s.Provider, wordList(projectProviders, "and"))
 	}
 	if s.SSHCIDR != "" {
-		if err := checkSSHCIDR(s.SSHCIDR); err != nil {
+		if err := infra.CheckSSHCIDR(s.SSHCIDR); err != nil {
 			bad("%s: %v", s.where(sshCIDRSetting), err)
 		}
 	}
@@ -187,23 +182,6 @@ func (s *Spec) checkMaxCost(reg *parts.Registry, p *profiles.Profile) error {
 	case e.Exceeds(limit):
 		return fmt.Errorf("%s: %.2f USD is below the run's upper bound of %.2f USD (%.2f USD an hour × lifetime %v; price table of %s): raise max_cost or shorten lifetime",
 			s.where("max_cost"), limit, e.UpperBound, e.Hourly, s.Lifetime, e.TableDate)
-	}
-	return nil
-}
-
-// checkSSHCIDR: an IPv4 CIDR, no host bits, a prefix of minSSHPrefix or
-// longer (so never 0.0.0.0/0).
-func checkSSHCIDR(v string) error {
-	pfx, err := netip.ParsePrefix(v)
-	switch {
-	case err != nil || !pfx.Addr().Is4():
-		return fmt.Errorf("%q is not an IPv4 CIDR (such as 203.0.113.7/32)", v)
-	case pfx.Bits() == 0:
-		return fmt.Errorf("%s would open SSH to the whole internet: give your own address (a /32) or network", v)
-	case pfx.Bits() < minSSHPrefix:
-		return fmt.Errorf("%s: a /%d is too wide for SSH; want /%d or longer (your own address is a /32)", v, pfx.Bits(), minSSHPrefix)
-	case pfx.Masked() != pfx:
-		return fmt.Errorf("%s has host bits set: did you mean %s?", v, pfx.Masked())
 	}
 	return nil
 }
