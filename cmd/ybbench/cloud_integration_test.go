@@ -102,6 +102,12 @@ func TestIntegrationAWSUpAgainstMoto(t *testing.T) {
 	if entries, _ := os.ReadDir(runs); len(entries) != 0 {
 		t.Fatalf("a refused run left %d entries in %s", len(entries), runs)
 	}
+	// A zone of another region: the check lists the region's zones.
+	code, out, err = ybbenchCmd(t, "up", "ycsb-ysql", "--provider", "aws", "--region", "us-west-2", "--zone", "us-east-1a",
+		"--ssh-cidr", "203.0.113.7/32", "--runs-dir", runs)
+	if code != exitcode.Config || !strings.Contains(err.Error(), "its zones: us-west-2a, us-west-2b, us-west-2c, us-west-2d") {
+		t.Errorf("a zone of another region: exit %d: %v\n%s", code, err, out)
+	}
 
 	imgs, err := ec.DescribeImages(ctx, &ec2.DescribeImagesInput{Owners: []string{"099720109477"}})
 	if err != nil || len(imgs.Images) == 0 {

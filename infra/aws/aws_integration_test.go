@@ -313,11 +313,11 @@ func TestIntegrationQuotaUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	if len(f.warnings) != 1 || !strings.HasPrefix(f.warnings[0], "vCPU quota unknown in us-west-2") ||
+	if len(f.warnings) != 1 || !strings.HasPrefix(f.warnings[0], "vCPU quota unknown in "+DefaultRegion) ||
 		!strings.HasPrefix(f.meta("/runs/r")[MetaWarnings], "vCPU quota unknown") || !strings.HasPrefix(f.vcpus, "unknown") {
 		t.Errorf("warnings %q, vcpus %q", f.warnings, f.vcpus)
 	}
-	if !strings.Contains(log.String(), `level=WARN msg="vCPU quota unknown in us-west-2`) {
+	if !strings.Contains(log.String(), `level=WARN msg="vCPU quota unknown in `+DefaultRegion) {
 		t.Errorf("no warning logged:\n%s", log.String())
 	}
 }
@@ -332,6 +332,7 @@ func TestIntegrationCreate(t *testing.T) {
 	runDir := t.TempDir()
 	spec := c5Spec()
 	spec.Name, spec.RunDir, spec.Owner = "r20261201-a1", runDir, "ann"
+	spec.Region, spec.Zone = "us-west-2", "us-west-2a" // not the default region
 	spec.PrivateKeyFile = filepath.Join(runDir, "ssh", "id_ed25519")
 	spec.PublicKey = testRun(t, runDir).pubKey
 	spec.Options[infra.OptionImage] = m.putImageParameter(t, "us-west-2", ami)
@@ -547,7 +548,7 @@ func TestIntegrationQuotaShort(t *testing.T) {
 	p, _ := m.provider(t, Quota(&fakeQuota{limit: 32}))
 	err := p.Check(context.Background(), spec)
 	if got := problems(err); len(got) != 1 || exitcode.Of(err) != exitcode.Infra ||
-		!strings.HasPrefix(got[0], "vCPU quota short in us-west-2: need 64 vCPUs, free 32") {
+		!strings.HasPrefix(got[0], "vCPU quota short in "+DefaultRegion+": need 64 vCPUs, free 32") {
 		t.Errorf("check: %q (exit %d)", got, exitcode.Of(err))
 	}
 }

@@ -42,9 +42,10 @@ var (
 	// us-gov-east-1, ap-southeast-4); whether it exists is DescribeRegions'
 	// answer.
 	regionPattern = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
-	// zonePattern is the shape of an availability zone's name (us-west-2a,
-	// and local zones such as us-west-2-lax-1a).
-	zonePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)+$`)
+	// zonePattern is the shape of an availability zone's name (us-west-2a),
+	// the one terraform/aws's zone variable accepts: local zones
+	// (us-west-2-lax-1a) do not offer the documented instance types.
+	zonePattern = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9][a-z]$`)
 	// amiPattern is an AMI id, as the module's ami variable takes it.
 	amiPattern = regexp.MustCompile(`^ami-[0-9a-f]{8,17}$`)
 	// typePattern is the shape of an instance type (c5.4xlarge).

@@ -48,7 +48,7 @@ var notOnClouds = []struct{ setting, why string }{
 }
 
 // cloudDefault says what a cloud setting defaults to on each cloud
-// provider of reg: "the provider's: us-west-2 (aws), us-central1 (gcp)".
+// provider of reg: "the provider's: us-east-1 (aws), us-central1 (gcp)".
 func cloudDefault(reg *parts.Registry, pick func(*parts.CloudDefaults) string) string {
 	var per []string
 	for _, p := range reg.Providers {
@@ -141,11 +141,9 @@ func (s *Spec) checkCloud(reg *parts.Registry, p *profiles.Profile) []error {
 			bad("%s: %v", s.where("ssh_cidr_lookup_url"), err)
 		}
 	}
-	region, zone, _ := s.cloudPlace(prov.Cloud)
-	if !strings.HasPrefix(zone, region) || len(zone) == len(region) {
-		bad("%s: zone %q is not in region %s (a zone's name is its region's and a letter, as %s is in %s)",
-			s.where("zone"), zone, region, prov.Cloud.Zone, prov.Cloud.Region)
-	}
+	// Whether the zone is the region's is the provider's to say: its
+	// check asks the cloud and lists the region's zones (its plan, which
+	// asks nothing, refuses a zone not named after the region).
 	if s.Lifetime < minLifetime || s.Lifetime > maxLifetime {
 		bad("%s: %v: want %s (the hosts power off at the end of it)", s.where("lifetime"), s.Lifetime, lifetimeBounds)
 	}

@@ -82,7 +82,7 @@ func NewJanitor(reg *parts.Registry, req JanitorRequest) (*Janitor, error) {
 }
 
 // Scope is the part of the account the janitor looks in, as its flags
-// say it: "--region us-west-2", "--project p --region us-central1".
+// say it: "--region us-east-1", "--project p --region us-central1".
 func (j *Janitor) Scope() string {
 	var out []string
 	if j.Options.Project != "" {
