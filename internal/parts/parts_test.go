@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/provision"
@@ -123,5 +124,19 @@ func TestRegistryOrderIsPreference(t *testing.T) {
 	}
 	if got := (&Registry{Providers: []Provider{{Name: "cloud", Planned: true}}}).DefaultProvider(); got != "" {
 		t.Errorf("no available provider: default %q", got)
+	}
+}
+
+// The clouds' teardowns wait on the clouds' own deletions: 30 minutes,
+// where the other providers keep the pipeline's default.
+func TestCloudTeardownLimits(t *testing.T) {
+	for _, p := range Builtin().Providers {
+		want := time.Duration(0)
+		if p.Cloud != nil {
+			want = 30 * time.Minute
+		}
+		if p.Traits.TeardownLimit != want {
+			t.Errorf("%s: teardown limit %v, want %v", p.Name, p.Traits.TeardownLimit, want)
+		}
 	}
 }

@@ -65,6 +65,11 @@ func lookupAddress(ctx context.Context, client *http.Client, url string) (netip.
 		return netip.Addr{}, err
 	}
 	defer resp.Body.Close()
+	// The URL is checked to be https, but a redirect may lead elsewhere:
+	// an answer that travelled in clear decides nothing.
+	if resp.Request != nil && resp.Request.URL.Scheme != "https" {
+		return netip.Addr{}, fmt.Errorf("it redirects to %s, which is not https", resp.Request.URL.Redacted())
+	}
 	if resp.StatusCode != http.StatusOK {
 		return netip.Addr{}, fmt.Errorf("the server answers %s", resp.Status)
 	}

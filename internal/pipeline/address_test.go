@@ -73,6 +73,11 @@ func TestSSHCIDRLookedUpWhenARunIsCreated(t *testing.T) {
 func TestSSHCIDRLookupFails(t *testing.T) {
 	unreachable := httptest.NewTLSServer(http.NotFoundHandler())
 	unreachable.Close()
+	// An https lookup that redirects to plain http.
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "203.0.113.7") }))
+	defer plain.Close()
+	redirecting := httptest.NewTLSServer(http.RedirectHandler(plain.URL, http.StatusFound))
+	defer redirecting.Close()
 	for _, c := range []struct {
 		name   string
 		status int
@@ -86,6 +91,7 @@ func TestSSHCIDRLookupFails(t *testing.T) {
 		{"IPv6", http.StatusOK, "2001:db8::1", "", `the answer "2001:db8::1" is not an IPv4 address`},
 		{"loopback", http.StatusOK, "127.0.0.1", "", "127.0.0.1 is no address the internet sees this machine by"},
 		{"nothing listening", 0, "", unreachable.URL, "connection refused"},
+		{"redirected to http", 0, "", redirecting.URL, "it redirects to " + plain.URL + ", which is not https"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv, _ := checkIP(t, c.status, c.body)

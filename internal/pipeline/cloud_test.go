@@ -24,10 +24,15 @@ type fakeCloud struct {
 	mu                        sync.Mutex
 	planned, checked, created []infra.ClusterSpec
 	destroyed                 int
+	destroyDeadline           time.Time
 }
 
 func (p *fakeCloud) Name() string         { return "fake-cloud" }
-func (p *fakeCloud) Traits() infra.Traits { return infra.Traits{TeardownLimit: 30 * time.Minute} }
+func (p *fakeCloud) Traits() infra.Traits { return infra.Traits{TeardownLimit: fakeTeardownLimit} }
+
+// fakeTeardownLimit is the fake cloud's teardown limit: not the real
+// providers' (30 minutes), so that a test sees which one bounds a teardown.
+const fakeTeardownLimit = 25 * time.Minute
 
 // Plan lists the hosts and the rules as a cloud provider's plan says
 // them, from the spec alone.
@@ -74,6 +79,7 @@ func (p *fakeCloud) Destroy(ctx context.Context, c *infra.Cluster) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.destroyed++
+	p.destroyDeadline, _ = ctx.Deadline()
 	return nil
 }
 
@@ -91,6 +97,7 @@ func cloudRegistry(p infra.Provider) *parts.Registry {
 	for i := range reg.Providers {
 		if reg.Providers[i].Cloud != nil {
 			reg.Providers[i].Planned = false
+			reg.Providers[i].Traits = p.Traits()
 			reg.Providers[i].New = func(parts.ProviderOptions) (infra.Provider, error) { return p, nil }
 		}
 	}
@@ -320,8 +327,14 @@ func TestCloudUpAndDownRecordCost(t *testing.T) {
 			t.Errorf("up step's %s = %q, want %q (details %v)", k, up.Details[k], v, up.Details)
 		}
 	}
-	if err := r.Down(ctx); err != nil {
+	// The teardown is bounded by the run's provider's limit, not the
+	// pipeline's default of 10 minutes.
+	before := time.Now()
+	if err := r.TearDown(); err != nil {
 		t.Fatal(err)
+	}
+	if left := p.destroyDeadline.Sub(before); left < fakeTeardownLimit-time.Minute || left > fakeTeardownLimit+time.Minute {
+		t.Errorf("Destroy's context ends %v after the teardown began, want the provider's %v", left, fakeTeardownLimit)
 	}
 	down := stepNamed(t, r, "down")
 	// Created two hours ago (the fake's cluster): 2 h at 2.8986 USD an hour.

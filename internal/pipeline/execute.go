@@ -19,7 +19,7 @@ const TeardownTimeout = 10 * time.Minute
 // tears down.
 func (r *Run) TearDown() error {
 	limit := TeardownTimeout
-	if p, ok := builtin.Provider(r.spec.Provider); ok && p.Traits.TeardownLimit > 0 {
+	if p, ok := r.deps.registry().Provider(r.spec.Provider); ok && p.Traits.TeardownLimit > 0 {
 		limit = p.Traits.TeardownLimit
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
