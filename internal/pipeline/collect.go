@@ -20,19 +20,29 @@ import (
 var Version = "dev"
 
 // Collect merges every agent's records per workload and phase (adding
-// histograms, never averaging percentiles) into result.json. The result
-// is a function of the run directory alone: the run first writes there
-// what it was asked to measure (setup.json), then collect.Aggregate reads
-// nothing else.
+// histograms, never averaging percentiles) into result.json, and writes
+// each agent's records of a phase as an HdrHistogram interval log under
+// hdr/. Both are functions of the run directory alone: the run first
+// writes there what it was asked to measure (setup.json), then
+// collect.Aggregate and collect.WriteHDRLogs read nothing else, so
+// `ybbench collect` makes them again from a finished run.
 func (r *Run) Collect(ctx context.Context) error {
-	return r.step("collect", "merge the agents' records into result.json", nil, func() (map[string]string, error) {
+	return r.step("collect", "merge the agents' records into result.json; HDR interval logs under hdr/", nil, func() (map[string]string, error) {
 		res, err := r.collect()
-		if res != nil {
-			if werr := collect.WriteResult(filepath.Join(r.dir, ResultFile), res); werr != nil {
-				return nil, errors.Join(err, exitcode.Wrap(exitcode.Tool, werr))
-			}
+		if res == nil {
+			return nil, err
 		}
-		return nil, err
+		if werr := collect.WriteResult(filepath.Join(r.dir, ResultFile), res); werr != nil {
+			return nil, errors.Join(err, exitcode.Wrap(exitcode.Tool, werr))
+		}
+		// The logs come after result.json: a record file they cannot read
+		// was already reported by Aggregate, and no log lacks a result.
+		logs, lerr := collect.WriteHDRLogs(r.dir)
+		details := map[string]string{"hdr_logs": strconv.Itoa(len(logs))}
+		if lerr != nil {
+			lerr = exitcode.Wrap(exitcode.Tool, fmt.Errorf("hdr interval logs: %w", lerr))
+		}
+		return details, errors.Join(err, lerr)
 	})
 }
 
