@@ -23,8 +23,9 @@ import (
 // records they were written from.
 type hdrFixture struct {
 	dir string
-	// raw[agent][phase][op] are the measured (not warm-up) latencies, µs.
-	raw map[string]map[string]map[string][]int64
+	// raw[agent][phase][op] are the measured (not warm-up) service times,
+	// µs; resp the same for response times (the run phase has a schedule).
+	raw, resp map[string]map[string]map[string][]int64
 	// starts[agent][phase] are the measured ticks' (start, end) in ms.
 	spans map[string]map[string][][2]int64
 }
@@ -37,10 +38,11 @@ const hdrWarmupUS = 2_000_000
 // YCSB workload's load and run phases: five one-second ticks per
 // operation, the first two warm-up, the third split between a warm-up and
 // a measured tick as the engine writes an interval the warm-up ends in.
+// The run phase ran to a schedule: its ticks carry response times too.
 func writeHDRFixture(t *testing.T) *hdrFixture {
 	t.Helper()
 	dir := t.TempDir()
-	fx := &hdrFixture{dir: dir, raw: map[string]map[string]map[string][]int64{}, spans: map[string]map[string][][2]int64{}}
+	fx := &hdrFixture{dir: dir, raw: map[string]map[string]map[string][]int64{}, resp: map[string]map[string]map[string][]int64{}, spans: map[string]map[string][][2]int64{}}
 	setup := &collect.Setup{Schema: collect.SetupSchema, RunID: "r1", Created: fixtureEpoch, Profile: "ycsb-ysql", Family: "ycsb",
 		Workloads: []collect.SetupWorkload{{Name: "workloada", Phases: fixturePhases("ycsb")}}}
 	if err := collect.WriteSetup(filepath.Join(dir, collect.SetupFile), setup); err != nil {
@@ -50,15 +52,21 @@ func writeHDRFixture(t *testing.T) *hdrFixture {
 	ops := map[string][]string{"load": {"INSERT"}, "run": {"READ", "UPDATE"}}
 	for ai, agent := range []string{"client-1", "client-2"} {
 		fx.raw[agent] = map[string]map[string][]int64{}
+		fx.resp[agent] = map[string]map[string][]int64{}
 		fx.spans[agent] = map[string][][2]int64{}
 		for pi, phase := range []string{"load", "run"} {
 			fx.raw[agent][phase] = map[string][]int64{}
+			fx.resp[agent][phase] = map[string][]int64{}
+			schedule := ""
+			if phase == "run" {
+				schedule = "fixed 1000/s"
+			}
 			// Agents start a little apart and off the whole second.
 			start := fixtureEpoch.Add(time.Duration(pi)*time.Minute + time.Duration(ai*137)*time.Millisecond)
 			var buf bytes.Buffer
 			w := record.NewWriter(&buf)
 			must(t, w.Write(&record.Meta{V: record.Version, Type: record.KindMeta, Agent: agent, Workload: "workloada", Phase: phase,
-				Start: start, IntervalMS: 1000, Threads: 4, Geometry: record.Shared, Ops: ops[phase]}))
+				Start: start, IntervalMS: 1000, Threads: 4, Schedule: schedule, Geometry: record.Shared, Ops: ops[phase]}))
 			for i := range 5 {
 				ts, te := start.Add(time.Duration(i)*time.Second), start.Add(time.Duration(i+1)*time.Second)
 				parts := []bool{false}
@@ -73,7 +81,7 @@ func writeHDRFixture(t *testing.T) *hdrFixture {
 				}
 				for _, warm := range parts {
 					for _, op := range ops[phase] {
-						h := hist.New()
+						h, rh := hist.New(), hist.New()
 						n := 50 + rng.IntN(200)
 						for range n {
 							v := 100 + rng.Int64N(50_000)
@@ -86,11 +94,24 @@ func writeHDRFixture(t *testing.T) *hdrFixture {
 								fx.raw[agent][phase][op] = append(fx.raw[agent][phase][op], v)
 							}
 							h.Record(v)
+							if schedule != "" {
+								// Late starts add a wait of up to 100 ms.
+								r := v + rng.Int64N(100_000)
+								rh.Record(r)
+								if !warm {
+									fx.resp[agent][phase][op] = append(fx.resp[agent][phase][op], r)
+								}
+							}
 						}
 						enc, err := h.Encode()
 						must(t, err)
-						must(t, w.Write(&record.Tick{V: record.Version, Type: record.KindTick, Agent: agent, Phase: phase, Op: op,
-							Warmup: warm, Index: i, Start: ts, End: te, Count: h.Count(), Service: enc}))
+						tk := record.Tick{V: record.Version, Type: record.KindTick, Agent: agent, Phase: phase, Op: op,
+							Warmup: warm, Index: i, Start: ts, End: te, Count: h.Count(), Service: enc}
+						if schedule != "" {
+							tk.Response, err = rh.Encode()
+							must(t, err)
+						}
+						must(t, w.Write(&tk))
 					}
 				}
 			}
@@ -151,7 +172,8 @@ func nearestRank(sorted []int64, p float64) int64 {
 }
 
 // The logs read back with hdrhistogram-go's reader hold, per agent, phase
-// and operation, exactly the measured latencies: the same count as a
+// and operation, exactly the measured latencies (service times, and
+// response times where the phase had a schedule): the same count as a
 // recount of the raw values, percentiles within HDR precision of the
 // sorted raw values and equal to the merged records', each interval at
 // its tick's times, no warm-up tick.
@@ -161,51 +183,68 @@ func TestWriteHDRLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 4 {
-		t.Fatalf("wrote %d logs, want 4 (2 agents × load, run): %v", len(paths), paths)
+	// 2 agents × (load, run) service logs, and the run phase's response logs.
+	if len(paths) != 6 {
+		t.Fatalf("wrote %d logs, want 6: %v", len(paths), paths)
 	}
 	ps := []float64{0, 50, 95, 99, 99.9, 100}
-	for agent, phases := range fx.raw {
-		for phase, ops := range phases {
-			path := filepath.Join(fx.dir, collect.HDRDir, collect.HDRLogName(agent, "workloada", phase))
-			if !slices.Contains(paths, path) {
-				t.Errorf("%s not among the written logs %v", path, paths)
-				continue
-			}
-			merged, spans := readHDRLog(t, path)
-			if len(merged) != len(ops) {
-				t.Errorf("%s: tags %v, want one per operation (%d)", path, keys(merged), len(ops))
-			}
-			// The records merged as result.json merges them, for this agent alone.
-			rf := readRecordFile(t, filepath.Join(fx.dir, "agents", agent, "workloada-"+phase+".jsonl"))
-			want, err := collect.Merge([]collect.AgentFile{{Host: agent, File: rf}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for op, raw := range ops {
-				h := merged[op]
-				if h == nil {
-					t.Errorf("%s: no interval tagged %s", path, op)
+	for _, series := range []struct {
+		what string
+		raw  map[string]map[string]map[string][]int64
+		name func(agent, workload, phase string) string
+		of   func(*collect.Measurement) *hist.Hist
+	}{
+		{"service", fx.raw, collect.HDRLogName, func(m *collect.Measurement) *hist.Hist { return m.Service }},
+		{"response", fx.resp, collect.HDRResponseLogName, func(m *collect.Measurement) *hist.Hist { return m.Response }},
+	} {
+		for agent, phases := range series.raw {
+			for phase, ops := range phases {
+				path := filepath.Join(fx.dir, collect.HDRDir, series.name(agent, "workloada", phase))
+				if len(ops) == 0 {
+					if slices.Contains(paths, path) {
+						t.Errorf("%s written for a phase without %s times", path, series.what)
+					}
 					continue
 				}
-				if h.TotalCount() != int64(len(raw)) {
-					t.Errorf("%s %s: %d values, the measured ticks had %d", path, op, h.TotalCount(), len(raw))
+				if !slices.Contains(paths, path) {
+					t.Errorf("%s not among the written logs %v", path, paths)
+					continue
 				}
-				if h.Max() >= hdrWarmupUS {
-					t.Errorf("%s %s: max %d µs, a warm-up latency", path, op, h.Max())
+				merged, spans := readHDRLog(t, path)
+				if len(merged) != len(ops) {
+					t.Errorf("%s: tags %v, want one per operation (%d)", path, keys(merged), len(ops))
 				}
-				sorted := slices.Sorted(slices.Values(raw))
-				rec := want.Find(op).Service
-				for i, got := range h.ValueAtPercentilesSlice(ps) {
-					if exact := nearestRank(sorted, ps[i]); !h.ValuesAreEquivalent(got, exact) {
-						t.Errorf("%s %s p%g: %d µs, the raw values' is %d µs (not within HDR precision)", path, op, ps[i], got, exact)
+				// The records merged as result.json merges them, for this agent alone.
+				rf := readRecordFile(t, filepath.Join(fx.dir, "agents", agent, "workloada-"+phase+".jsonl"))
+				want, err := collect.Merge([]collect.AgentFile{{Host: agent, File: rf}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for op, raw := range ops {
+					h := merged[op]
+					if h == nil {
+						t.Errorf("%s: no interval tagged %s", path, op)
+						continue
 					}
-					if r := rec.Percentile(ps[i]); r != got {
-						t.Errorf("%s %s p%g: %d µs, the merged records' is %d µs", path, op, ps[i], got, r)
+					if h.TotalCount() != int64(len(raw)) {
+						t.Errorf("%s %s: %d values, the measured ticks had %d", path, op, h.TotalCount(), len(raw))
 					}
-				}
-				if !slices.Equal(spans[op], fx.spans[agent][phase]) {
-					t.Errorf("%s %s: intervals %v, want the measured ticks' %v", path, op, spans[op], fx.spans[agent][phase])
+					if h.Max() >= hdrWarmupUS {
+						t.Errorf("%s %s: max %d µs, a warm-up latency", path, op, h.Max())
+					}
+					sorted := slices.Sorted(slices.Values(raw))
+					rec := series.of(want.Find(op))
+					for i, got := range h.ValueAtPercentilesSlice(ps) {
+						if exact := nearestRank(sorted, ps[i]); !h.ValuesAreEquivalent(got, exact) {
+							t.Errorf("%s %s p%g: %d µs, the raw values' is %d µs (not within HDR precision)", path, op, ps[i], got, exact)
+						}
+						if r := rec.Percentile(ps[i]); r != got {
+							t.Errorf("%s %s p%g: %d µs, the merged records' is %d µs", path, op, ps[i], got, r)
+						}
+					}
+					if !slices.Equal(spans[op], fx.spans[agent][phase]) {
+						t.Errorf("%s %s: intervals %v, want the measured ticks' %v", path, op, spans[op], fx.spans[agent][phase])
+					}
 				}
 			}
 		}
