@@ -52,6 +52,16 @@ type Endpoints struct {
 	// Moto is the moto server standing in for the AWS APIs
 	// (scripts/testenv/moto.sh).
 	Moto *Moto `json:"moto,omitempty"`
+	// HdrHistogram is the Java HdrHistogram library and a Java 17 to run
+	// it (scripts/testenv/tools.sh).
+	HdrHistogram *HdrHistogram `json:"hdrhistogram,omitempty"`
+}
+
+// HdrHistogram is Java HdrHistogram 2.2.2's jar and the Java 17 binary
+// that runs its tools (HistogramLogProcessor).
+type HdrHistogram struct {
+	Jar  string `json:"jar"`
+	Java string `json:"java"`
 }
 
 // Moto is the test environment's moto server.
@@ -159,6 +169,20 @@ func TerraformFor(t testing.TB) string {
 	}
 	t.Setenv("CHECKPOINT_DISABLE", "1")
 	return e.Terraform
+}
+
+// HdrHistogramFor returns the test environment's Java HdrHistogram, or
+// skips (fails under `make test`).
+func HdrHistogramFor(t testing.TB) *HdrHistogram {
+	t.Helper()
+	e, err := Load()
+	if err == nil && e.HdrHistogram == nil {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "Java HdrHistogram", err)
+	}
+	return e.HdrHistogram
 }
 
 // TFLintFor returns the test environment's tflint 0.64.0, or skips (fails

@@ -11,10 +11,16 @@
 #   found on PATH is deliberately ignored: its version is whatever the machine has.
 #   tflint 0.64.0 — built with `go install`; its bundled terraform ruleset lints
 #   the modules in the integration tier (no plugin is downloaded).
+#   HdrHistogram 2.2.2 — the Java library's jar from Maven Central (copied by
+#   maven-dependency-plugin 3.6.1, the one the cassandra component uses) into
+#   <statedir>/jars, with a Java 17 to run it: the collector's interval logs are
+#   read back with its HistogramLogProcessor. Skipped, with a message, when
+#   Maven or Java 17 is missing (the tests that need it then skip).
 set -euo pipefail
 
 terraform_version=1.5.7
 tflint_version=0.64.0
+hdrhistogram_version=2.2.2
 
 usage() { echo "usage: $0 up|down <statedir>" >&2; exit 2; }
 [ $# -eq 2 ] || usage
@@ -70,13 +76,52 @@ install_tflint() {
   tflint_ok || { echo "tools: $bin/tflint was built but does not report $tflint_version" >&2; exit 1; }
 }
 
+hdr_jar=$state/jars/HdrHistogram-$hdrhistogram_version.jar
+hdr_java=
+
+java17() {
+  local c
+  for c in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} /usr/lib/jvm/java-17-openjdk-*/bin/java \
+    /usr/lib/jvm/temurin-17-*/bin/java "$(command -v java || true)"; do
+    [ -n "$c" ] && [ -x "$c" ] || continue
+    if [ "$("$c" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2; exit}')" = 17 ]; then
+      readlink -f "$c"
+      return 0
+    fi
+  done
+  return 1
+}
+
+install_hdrhistogram() {
+  if ! hdr_java=$(java17); then
+    echo "tools: no Java 17 found; the HdrHistogram $hdrhistogram_version log check will skip" >&2
+    hdr_java=
+    return
+  fi
+  if [ -s "$hdr_jar" ]; then
+    echo "tools: HdrHistogram $hdrhistogram_version already in $state/jars" >&2
+    return
+  fi
+  command -v mvn >/dev/null || { echo "tools: 'mvn' is not on PATH; the HdrHistogram $hdrhistogram_version log check will skip" >&2; return; }
+  echo "tools: fetching HdrHistogram $hdrhistogram_version from Maven Central into $state/jars" >&2
+  mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+    -Dartifact=org.hdrhistogram:HdrHistogram:$hdrhistogram_version -DoutputDirectory="$state/jars" >&2 ||
+    { echo "tools: maven could not fetch HdrHistogram $hdrhistogram_version" >&2; exit 1; }
+  [ -s "$hdr_jar" ] || { echo "tools: $hdr_jar missing after maven" >&2; exit 1; }
+}
+
 write_fragment() {
-  python3 - "$frag" "$bin/terraform" "$bin" "$bin/tflint" <<'PY'
+  local jar=
+  [ -n "$hdr_java" ] && [ -s "$hdr_jar" ] && jar=$hdr_jar
+  python3 - "$frag" "$bin/terraform" "$bin" "$bin/tflint" "$jar" "$hdr_java" <<'PY'
 import json, os, sys
-out, terraform, bin_dir, tflint = sys.argv[1:]
+out, terraform, bin_dir, tflint, jar, java = sys.argv[1:]
+doc = {"terraform": terraform, "bin_dir": bin_dir, "tflint": tflint}
+if jar:
+    doc["hdrhistogram"] = {"jar": jar, "java": java}
 tmp = out + ".tmp"
 with open(tmp, "w") as f:
-    json.dump({"terraform": terraform, "bin_dir": bin_dir, "tflint": tflint}, f, indent=2)
+    json.dump(doc, f, indent=2)
     f.write("\n")
 os.replace(tmp, out)
 PY
@@ -90,6 +135,7 @@ case $cmd in
     flock 9
     install_terraform
     install_tflint
+    install_hdrhistogram
     write_fragment
     ;;
   down) ;;
