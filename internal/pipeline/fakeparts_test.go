@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
@@ -379,6 +381,7 @@ func TestFakePartsPipeline(t *testing.T) {
 			t.Errorf("%s: phases %v missing", w.Name, want)
 		}
 	}
+	checkHDRLogs(t, fr.run, res)
 	id := fr.run.ID()
 	golden.Check(t, "fakeparts-result.json", normalResult(t, raw, id, fr.hosts))
 	report, err := os.ReadFile(filepath.Join(fr.run.Dir(), pipeline.ReportFile))
@@ -588,4 +591,54 @@ func normalReport(report []byte, id string) []byte {
 		out = append(out, l)
 	}
 	return []byte(strings.Join(out, "\n"))
+}
+
+// checkHDRLogs checks the collect stage's interval logs of a run with one
+// client: one per workload and measured phase, which hdrhistogram-go's
+// reader reads back with per tag the count result.json has of that
+// operation, and the count the collect step recorded.
+func checkHDRLogs(t *testing.T, run *pipeline.Run, res *collect.Result) {
+	t.Helper()
+	logs := 0
+	for _, w := range res.Workloads {
+		for _, ph := range w.Phases {
+			path := filepath.Join(run.Dir(), collect.HDRDir, collect.HDRLogName("client-1", w.Name, ph.Phase))
+			f, err := os.Open(path)
+			if err != nil {
+				t.Errorf("%s %s: %v", w.Name, ph.Phase, err)
+				continue
+			}
+			logs++
+			counts := map[string]int64{}
+			r := hdrhistogram.NewHistogramLogReader(f)
+			for {
+				h, err := r.NextIntervalHistogram()
+				if err != nil {
+					t.Errorf("%s: %v", path, err)
+				}
+				if h == nil {
+					break
+				}
+				counts[h.Tag()] += h.TotalCount()
+			}
+			f.Close()
+			want := map[string]int64{}
+			for _, m := range ph.Measurements {
+				if m.Count > 0 {
+					want[m.Name] = m.Count
+				}
+			}
+			if !maps.Equal(counts, want) {
+				t.Errorf("%s: counts per tag %v, result.json has %v", path, counts, want)
+			}
+		}
+	}
+	if logs != 12 {
+		t.Errorf("%d interval logs, want 12 (six workloads, load and run)", logs)
+	}
+	for _, s := range run.Ledger().Record().Steps {
+		if s.Name == "collect" && s.Details["hdr_logs"] != "12" {
+			t.Errorf("the collect step recorded %q interval logs, want 12", s.Details["hdr_logs"])
+		}
+	}
 }
