@@ -15,6 +15,7 @@ import (
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/golden"
 )
 
 // hdrFixture is a run directory whose agents wrote known latencies: the
@@ -298,4 +299,19 @@ func keys[V any](m map[string]V) []string {
 			}
 		}
 	})
+}
+
+// The log's layout, pinned: header (format version, what it holds, start
+// and base time at the agent's start cut to the second, legend), then per
+// measured interval one line per operation, times relative to the base.
+func TestHDRLogGolden(t *testing.T) {
+	fx := writeHDRFixture(t)
+	if _, err := collect.WriteHDRLogs(fx.dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(fx.dir, collect.HDRDir, collect.HDRResponseLogName("client-2", "workloada", "run")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "hdr-client-2-workloada-run.response.hlog", b)
 }
