@@ -224,3 +224,25 @@ func median(v []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// BaselineFor reads the baseline the gate file names, for result r (nil
+// when no gate has a ratio and the file names none).
+func BaselineFor(f *File, r *collect.Result) (Baseline, error) {
+	switch f.Baseline.Source {
+	case SourcePublished:
+		return Published{Result: r}, nil
+	case SourceRun:
+		b, err := ReadRun(f.Baseline.Dir)
+		if err != nil {
+			return nil, &Error{File: f.Path, Line: f.Baseline.Line, Field: "baseline.run", Msg: err.Error()}
+		}
+		return b, nil
+	case SourceHistory:
+		h, err := ReadHistory(f.Baseline.Dir, f.Baseline.Last, r)
+		if err != nil {
+			return nil, &Error{File: f.Path, Line: f.Baseline.Line, Field: "baseline.history", Msg: err.Error()}
+		}
+		return h, nil
+	}
+	return nil, nil
+}
