@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -31,6 +30,32 @@ func (f *gateMissingFlag) Set(v string) error {
 	}
 	f.val = v
 	return nil
+}
+
+// runGateFlags are run's --gate and --gate-missing.
+type runGateFlags struct {
+	file    string
+	missing *gateMissingFlag
+}
+
+// register gives c (run) the gate flags.
+func (g *runGateFlags) register(c *cobra.Command) {
+	g.missing = &gateMissingFlag{val: "fail"}
+	c.Flags().StringVar(&g.file, "gate", "", "judge the results by a gate file (YAML): verdict.json, exit 99 when a gate fails")
+	c.Flags().Var(g.missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
+}
+
+// load parses the gate file, if one is given (its check against the
+// profile needs the resolved settings: pipeline.CheckGate).
+func (g *runGateFlags) load() (*pipeline.Gate, error) {
+	if g.file == "" {
+		return nil, nil
+	}
+	f, err := verdict.Load(g.file)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	return &pipeline.Gate{File: f, WarnMissing: g.missing.val == "warn"}, nil
 }
 
 // gateCommand is `ybbench gate`: a finished run's result.json judged by a
@@ -108,15 +133,11 @@ func loadGate(path, profile string) (*verdict.File, error) {
 	return f, nil
 }
 
-// verdictError is the verdict's exit: Workload when the results are not
-// complete (their numbers are no verdict), Gate when a gate failed or
-// could not be evaluated (unless warned of), nil otherwise.
+// verdictError is the verdict's exit (pipeline.VerdictError), and a
+// warning for the gates --gate-missing=warn let pass.
 func verdictError(v *verdict.Verdict, warnMissing bool, stderr io.Writer) error {
-	if !v.Complete {
-		return exitcode.Errorf(exitcode.Workload, "the results are incomplete, so the gates are no verdict: %s", strings.Join(v.Incomplete, "; "))
-	}
-	if v.Gated(warnMissing) {
-		return exitcode.Errorf(exitcode.Gate, "gates: %d failed, %d could not be evaluated, %d passed", v.Failed, v.CannotEvaluate, v.Passed)
+	if err := pipeline.VerdictError(v, warnMissing); err != nil {
+		return err
 	}
 	if v.CannotEvaluate > 0 {
 		fmt.Fprintf(stderr, "warning: %d gates could not be evaluated (--gate-missing=warn)\n", v.CannotEvaluate)

@@ -168,3 +168,28 @@ func hasLine(out, want string) bool {
 	}
 	return false
 }
+
+// run --gate checks the gate file with the settings, before the run
+// exists: a bad one is exit 2 naming its lines (a file that does not
+// parse; one naming what the profile lacks, beside the other prechecks'
+// refusals: no Terraform here), and
+// no run directory is made.
+func TestCLIRunChecksTheGateFileFirst(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	bad := writeGate(t, "gates:\n  - {workload: \"*\", metric: p98, op: \"<=\", value: 1}\n")
+	r := cli(t, nil, "run", "--local", "--runs-dir", runs, "--gate", bad)
+	if r.code != 2 || !strings.Contains(r.stderr, bad+":2: gates[0].metric") {
+		t.Errorf("a bad metric: exit %d\n%s", r.code, r.stderr)
+	}
+	unknown := writeGate(t, "baseline: published\ngates:\n  - {workload: workloadz, metric: throughput, op: \">=\", ratio: 0.9}\n")
+	r = cli(t, nil, "run", "sysbench-ysql", "--local", "--runs-dir", runs, "--gate", unknown)
+	for _, want := range []string{unknown + ":3: gates[0].workload: profile sysbench-ysql has no workload \"workloadz\"",
+		unknown + ":1: baseline: published: profile sysbench-ysql's published table is not self-consistent", "threads"} {
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("exit %d, want 2 saying %q:\n%s", r.code, want, r.stderr)
+		}
+	}
+	if _, err := os.Stat(runs); !os.IsNotExist(err) {
+		t.Errorf("the runs directory was made: %v", err)
+	}
+}
