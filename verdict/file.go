@@ -100,6 +100,9 @@ func Parse(path string, b []byte) (*File, error) {
 		}
 		return nil, yamlsyntax.Explain(path, b, err)
 	}
+	if len(root.Content) == 0 {
+		return nil, &Error{File: path, Line: 1, Field: "gates", Msg: "the file is empty: want a baseline and gates"}
+	}
 	m := root.Content[0]
 	if m.Kind != yaml.MappingNode {
 		return nil, &Error{File: path, Line: m.Line, Field: "(top level)", Msg: "want a mapping with baseline and gates"}
@@ -231,6 +234,10 @@ func parseRule(g *yaml.Node, at string, fail func(int, string, string, ...any)) 
 	}
 	for i := 0; i+1 < len(g.Content); i += 2 {
 		k, v := g.Content[i], g.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			bad(v.Line, k.Value, "want a single name or number, not a list or mapping")
+			continue
+		}
 		switch k.Value {
 		case "workload":
 			r.Workload = v.Value
@@ -257,13 +264,13 @@ func parseRule(g *yaml.Node, at string, fail func(int, string, string, ...any)) 
 			bad(k.Line, k.Value, "unknown field (known: workload, operation, metric, op, ratio, value)")
 		}
 	}
-	if r.Workload == "" {
+	if !hasKey(g, "workload") {
 		bad(g.Line, "workload", "missing (a workload of the profile, or \"*\")")
 	}
-	if r.Metric == "" {
+	if !hasKey(g, "metric") {
 		bad(g.Line, "metric", "missing (one of %s)", strings.Join(Metrics, ", "))
 	}
-	if r.Op == "" {
+	if !hasKey(g, "op") {
 		bad(g.Line, "op", "missing (%s)", strings.Join(Ops, " or "))
 	}
 	hasRatio, hasValue := hasKey(g, "ratio"), hasKey(g, "value")

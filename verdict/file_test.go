@@ -49,6 +49,9 @@ func TestParseRefuses(t *testing.T) {
 		{"gates not a list", "gates: {workload: '*'}\n", []string{"g.yaml:1: gates: want a list"}},
 		{"an unknown top-level field", "gate: []\ngates: []\n", []string{"g.yaml:1: gate: unknown field"}},
 		{"not YAML", "gates: [\n", []string{"g.yaml"}},
+		{"only a comment", "# gates to come\n", []string{"g.yaml:1: gates: the file is empty"}},
+		{"a list of workloads", "gates:\n  - {workload: [a, b], metric: max, op: '<=', value: 1}\n",
+			[]string{"g.yaml:2: gates[0].workload: want a single name"}},
 		{"everything at once", "baseline: published\ngates:\n  - {workload: '*', metric: p98, op: '<=', ratio: 1}\n  - {workload: '*', metric: max, op: '=', value: 1}\n",
 			[]string{"g.yaml:3: gates[0].metric", "g.yaml:4: gates[1].op"}},
 	} {
