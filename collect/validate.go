@@ -28,15 +28,22 @@ func SchemaJSON() []byte { return bytes.Clone(resultSchema) }
 // other keyword, so that a schema the checker cannot honour fails loudly
 // instead of passing everything.
 func Validate(doc []byte) error {
+	return ValidateAgainst(resultSchema, doc)
+}
+
+// ValidateAgainst checks a JSON document against a schema that keeps to
+// the keywords Validate implements, so that the other documents a run
+// writes beside result.json (verdict.json) are checked the same way.
+func ValidateAgainst(schemaJSON, doc []byte) error {
 	var schema map[string]any
-	if err := json.Unmarshal(resultSchema, &schema); err != nil {
-		return fmt.Errorf("result.schema.json: %w", err)
+	if err := json.Unmarshal(schemaJSON, &schema); err != nil {
+		return fmt.Errorf("the schema: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return fmt.Errorf("result.json: %w", err)
+		return fmt.Errorf("the document: %w", err)
 	}
 	c := &checker{root: schema}
 	c.check("$", schema, v)

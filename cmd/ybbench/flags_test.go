@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ybbench/ybbench/internal/pipeline"
@@ -29,6 +30,12 @@ func TestRunFlagsAreTheSettingsTable(t *testing.T) {
 	for _, p := range pipeline.Presets() {
 		want[p.Name] = p.FlagUsage()
 	}
+	// The run's own: the gate file its results are judged by is no
+	// setting of the cluster or the workload (ybbench gate takes it too).
+	probe := &runGateFlags{}
+	own := &cobra.Command{Use: "run"}
+	probe.register(own)
+	own.Flags().VisitAll(func(f *pflag.Flag) { want[f.Name] = f.Usage })
 	seen := 0
 	run.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Name == "help" {

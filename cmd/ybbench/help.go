@@ -29,6 +29,8 @@ var examples = map[string]string{
   ybbench runs --runs-dir /srv/ybbench/runs -o json`,
 	"janitor": `  ybbench janitor --provider aws --region us-east-1   # what ybbench left there past its expiry; nothing is deleted
   ybbench janitor --provider gcp --project my-proj --run <id> --yes   # delete one run's resources`,
+	"gate": `  ybbench gate --run <id> --gate gates.yaml          # verdict.json beside result.json; exit 99 when a gate fails
+  ybbench gate --run <id> --gate gates.yaml --gate-missing=warn   # a gate without a baseline only warns`,
 	"profiles": `  ybbench profiles                                   # every built-in profile, as a table
   ybbench profiles sysbench-ysql -o json`,
 	"version": `  ybbench version`,
@@ -37,7 +39,7 @@ var examples = map[string]string{
 // flagTypes are what the help shows beside the flags that are not
 // settings (those take theirs from the settings table) instead of pflag's
 // "string".
-var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id"}
+var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id", "gate": "path"}
 
 // describe gives every command its example and every flag of flagTypes
 // its type.

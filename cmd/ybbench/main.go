@@ -110,22 +110,31 @@ func newRootWith(stdout, stderr io.Writer, reg *parts.Registry) *cobra.Command {
 		c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
 	}
 
+	runGate := &runGateFlags{}
 	run := &cobra.Command{Use: "run", Short: "Run everything: up, preflight, install, bench, collect, report, down (always)",
 		RunE: func(c *cobra.Command, _ []string) error {
 			d := deps(stderr, o.verbose, o.reg)
+			gate, gerr := runGate.load()
 			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true})
-			if err != nil {
-				return err
+			if gate != nil {
+				gerr = pipeline.CheckGate(s, gate.File)
+			}
+			// The gate file's problems are reported with the settings', all
+			// before the run exists.
+			if err := errors.Join(err, gerr); err != nil {
+				return exitcode.Wrap(exitcode.Config, err)
 			}
 			r, err := pipeline.New(s, d)
 			if err != nil {
 				return err
 			}
+			r.SetGate(gate)
 			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
 			ss := signals(stderr)
 			return ss.exit(execute(r, ss.hard, ss.stop, stdout, stderr))
 		}}
 	specFlags(run)
+	runGate.register(run)
 
 	var planOut *outputFlag
 	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
@@ -230,7 +239,7 @@ func newRootWith(stdout, stderr io.Writer, reg *parts.Registry) *cobra.Command {
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
 	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout),
-		janitorCommand(o, stdout, stderr), profilesCmd, versionCmd)
+		janitorCommand(o, stdout, stderr), gateCommand(o, stdout, stderr), profilesCmd, versionCmd)
 	strictArgs(root, o, run, plan, up)
 	describe(root)
 	return root
@@ -259,7 +268,8 @@ func chain(a, b func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 // itself (pipeline.Spec.Check: the inventory, the subnet, Terraform, the
 // tarball; a cloud's address lookup and API checks, only for settings
 // that passed), reporting every problem at once: all before a run is
-// created.
+// created. On a refusal it returns the resolved settings too, when they
+// resolved (only a check of what they name failed), else nil.
 func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.CheckOptions) (*pipeline.Resolved, error) {
 	cl := pipeline.CommandLine{File: o.specFile, Getenv: os.Getenv, Environ: os.Environ(), Flags: map[string]string{}}
 	for name, on := range o.presets {
@@ -286,7 +296,9 @@ func (o *options) resolve(ctx context.Context, d pipeline.Deps, co pipeline.Chec
 	co.Refused = lerr != nil || verr != nil
 	cerr := checked.Check(ctx, d, co)
 	if err := errors.Join(lerr, verr, cerr); err != nil {
-		return nil, exitcode.Wrap(exitcode.Config, err)
+		// The settings resolved (r) still name the profile a gate file
+		// is checked against, with their problems reported together.
+		return r, exitcode.Wrap(exitcode.Config, err)
 	}
 	r.Origins = pipeline.Origins(cl) // who overrode what, for the report
 	return r, nil

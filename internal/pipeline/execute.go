@@ -84,6 +84,14 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 	if err := r.Report(hard); err != nil && benchErr == nil {
 		benchErr = err
 	}
+	// The gates judge complete results only: a stage's failure keeps its
+	// own exit (the verdict is still written), and teardown, after this,
+	// wins over a failed gate when it is incomplete.
+	if r.gate != nil {
+		if err := r.judge(benchErr == nil); err != nil && benchErr == nil {
+			benchErr = err
+		}
+	}
 	return benchErr
 }
 

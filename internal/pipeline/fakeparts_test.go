@@ -230,6 +230,14 @@ type fakeRun struct {
 // ycsb-ysql with the agent's null binding, 3 db hosts and 1 client.
 func executeFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *fakeRun {
 	t.Helper()
+	fr := newFake(t, installErr, opts...)
+	fr.err = fr.run.Execute(t.Context(), t.Context())
+	return fr
+}
+
+// newFake is executeFake's run, not yet executed.
+func newFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *fakeRun {
+	t.Helper()
 	bin := ybload(t)
 	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}, progress: &progressLog{}}
 	fr.provider = &fakeProvider{root: fr.hosts}
@@ -279,7 +287,6 @@ func executeFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *f
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fr.run.Close() })
-	fr.err = fr.run.Execute(t.Context(), t.Context())
 	return fr
 }
 

@@ -71,6 +71,7 @@ type Run struct {
 	dep     *provision.Deployment
 	facts   map[string]map[string]string
 	lock    *runLock
+	gate    *Gate // run --gate: judge the results once collected
 }
 
 // Files of a run directory.

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/verdict"
+)
+
+// gateMissingFlag is --gate-missing: whether a gate that cannot be
+// evaluated stops a release (fail, the default) or is only warned of.
+type gateMissingFlag struct{ val string }
+
+func (f *gateMissingFlag) String() string { return f.val }
+func (f *gateMissingFlag) Type() string   { return "fail|warn" }
+func (f *gateMissingFlag) Set(v string) error {
+	if v != "fail" && v != "warn" {
+		return fmt.Errorf("%q: want fail or warn", v)
+	}
+	f.val = v
+	return nil
+}
+
+// runGateFlags are run's --gate and --gate-missing.
+type runGateFlags struct {
+	file    string
+	missing *gateMissingFlag
+}
+
+// register gives c (run) the gate flags.
+func (g *runGateFlags) register(c *cobra.Command) {
+	g.missing = &gateMissingFlag{val: "fail"}
+	c.Flags().StringVar(&g.file, "gate", "", "judge the results by a gate file (YAML): verdict.json, exit 99 when a gate fails")
+	c.Flags().Var(g.missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
+}
+
+// load parses the gate file, if one is given (its check against the
+// profile needs the resolved settings: pipeline.CheckGate).
+func (g *runGateFlags) load() (*pipeline.Gate, error) {
+	if g.file == "" {
+		return nil, nil
+	}
+	f, err := verdict.Load(g.file)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	return &pipeline.Gate{File: f, WarnMissing: g.missing.val == "warn"}, nil
+}
+
+// gateCommand is `ybbench gate`: a finished run's result.json judged by a
+// gate file, verdict.json written beside it.
+func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
+	var gateFile string
+	missing := &gateMissingFlag{val: "fail"}
+	c := &cobra.Command{Use: "gate", Short: "Judge a run's result.json by a gate file: verdict.json beside it, exit 99 when a gate fails",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if gateFile == "" {
+				return exitcode.Errorf(exitcode.Config, "--gate is required: the gate file (YAML)")
+			}
+			dir, err := o.runDir()
+			if err != nil {
+				return err
+			}
+			v, err := gateRun(dir, gateFile, time.Now())
+			if err != nil {
+				return err
+			}
+			printVerdict(stdout, v)
+			return verdictError(v, missing.val == "warn", stderr)
+		}}
+	c.Flags().StringVar(&gateFile, "gate", "", "the gate file (YAML): a baseline and the gates (README, \"Gates\")")
+	c.Flags().Var(missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
+	c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
+	runsDirFlag(c, o)
+	return c
+}
+
+// gateRun reads a run's result.json and the gate file, checks the file
+// against the run's profile and writes verdict.json beside the result.
+func gateRun(dir, gateFile string, now time.Time) (*verdict.Verdict, error) {
+	b, err := os.ReadFile(filepath.Join(dir, pipeline.ResultFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, exitcode.Errorf(exitcode.Config, "%s has no %s: nothing to gate (collect it first)", dir, pipeline.ResultFile)
+	}
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	res, err := collect.ReadResult(b)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, fmt.Errorf("%s: %w", dir, err))
+	}
+	f, err := loadGate(gateFile, res.Profile)
+	if err != nil {
+		return nil, err
+	}
+	base, err := verdict.BaselineFor(f, res)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	v := verdict.Evaluate(f, res, base, now)
+	if err := verdict.Write(filepath.Join(dir, verdict.VerdictFile), v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// loadGate reads a gate file and checks it against a profile: every
+// problem is a configuration error (exit 2) naming its line and field.
+func loadGate(path, profile string) (*verdict.File, error) {
+	f, err := verdict.Load(path)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	p, err := profiles.Get(profile)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	if err := f.Check(verdict.ScopeOf(p)); err != nil {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	return f, nil
+}
+
+// verdictError is the verdict's exit (pipeline.VerdictError), and a
+// warning for the gates --gate-missing=warn let pass.
+func verdictError(v *verdict.Verdict, warnMissing bool, stderr io.Writer) error {
+	if err := pipeline.VerdictError(v, warnMissing); err != nil {
+		return err
+	}
+	if v.CannotEvaluate > 0 {
+		fmt.Fprintf(stderr, "warning: %d gates could not be evaluated (--gate-missing=warn)\n", v.CannotEvaluate)
+	}
+	return nil
+}
+
+// printVerdict prints each gate on a line, and where verdict.json is.
+func printVerdict(w io.Writer, v *verdict.Verdict) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "OUTCOME\tWORKLOAD\tOPERATION\tMETRIC\tMEASURED\tBASELINE\tRATIO\tTOLERANCE\tREASON")
+	for _, g := range v.Gates {
+		op := g.Operation
+		if op == "" {
+			op = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Outcome, g.Workload, op, g.Metric,
+			figure(g.Measured, g.Unit), figure(g.Baseline, g.Unit), figure(g.Ratio, ""), g.Tolerance, g.Reason)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "verdict: %s (%d passed, %d failed, %d could not be evaluated)\n", v.Outcome, v.Passed, v.Failed, v.CannotEvaluate)
+}
+
+func figure(p *float64, unit string) string {
+	if p == nil {
+		return "-"
+	}
+	s := fmt.Sprintf("%.4g", *p)
+	if *p >= 1e4 || *p <= -1e4 {
+		s = fmt.Sprintf("%.0f", *p) // 37443, not 3.744e+04
+	}
+	if unit != "" {
+		s += " " + unit
+	}
+	return s
+}

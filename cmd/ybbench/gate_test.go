@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/verdict"
+)
+
+// gatedRun is a finished run of runs holding the fixture result of
+// collect's tests, changed by change (nil: as it is).
+func gatedRun(t *testing.T, runs, id string, change func(m map[string]any)) string {
+	t.Helper()
+	dir := makeRun(t, runs, id, "alice", wholeRun, pipeline.OutcomeSucceeded, pipeline.RunTornDown)
+	b, err := os.ReadFile(filepath.Join("..", "..", "collect", "testdata", "ycsb-ysql.result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if change != nil {
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		change(m)
+		m["run_id"] = id
+		if b, err = json.Marshal(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, pipeline.ResultFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func writeGate(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "gates.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readVerdict reads and validates the verdict.json of a run directory.
+func readVerdict(t *testing.T, dir string) *verdict.Verdict {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, verdict.VerdictFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verdict.Validate(b); err != nil {
+		t.Fatalf("verdict.json: %v", err)
+	}
+	var v verdict.Verdict
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return &v
+}
+
+// ybbench gate on a finished run: verdict.json beside result.json, a line
+// per gate, and the exit the verdict calls for.
+func TestCLIGate(t *testing.T) {
+	runs := t.TempDir()
+	dir := gatedRun(t, runs, "ycsb-ysql-260101-0000-aaaaaaaa", nil)
+	// The fixture's throughput (33 ops/s) is far below the published
+	// 37 443; it made no errors; the published table has no p99.
+	fail := writeGate(t, "baseline: published\ngates:\n  - {workload: \"*\", metric: throughput, op: \">=\", ratio: 0.9}\n  - {workload: \"*\", metric: error_rate, op: \"<=\", value: 0.001}\n")
+	pass := writeGate(t, "gates:\n  - {workload: \"*\", metric: throughput, op: \">=\", value: 10}\n  - {workload: \"*\", metric: error_rate, op: \"<=\", value: 0.001}\n")
+	missing := writeGate(t, "baseline: published\ngates:\n  - {workload: workloada, operation: READ, metric: p99, op: \"<=\", ratio: 1.15}\n  - {workload: workloadc, metric: max, op: \"<=\", value: 10000}\n")
+
+	r := cli(t, nil, "gate", "--runs-dir", runs, "--run", "ycsb-ysql-260101-0000-aaaaaaaa", "--gate", fail)
+	if r.code != 99 || !strings.Contains(r.stderr, "3 failed") {
+		t.Fatalf("failing gates: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	v := readVerdict(t, dir)
+	if v.Outcome != verdict.Fail || v.Failed != 3 || v.Passed != 3 || len(v.Gates) != 6 {
+		t.Errorf("verdict %s %d failed %d passed of %d", v.Outcome, v.Failed, v.Passed, len(v.Gates))
+	}
+	if !hasLine(r.stdout, "fail workloada - throughput 33.33 ops/s 37443 ops/s 0.0008902 >= 0.9 × baseline") || !strings.Contains(r.stdout, "verdict: fail") {
+		t.Errorf("the table:\n%s", r.stdout)
+	}
+
+	if r := cli(t, nil, "gate", "--run", dir, "--gate", pass); r.code != 0 {
+		t.Errorf("passing gates: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if v := readVerdict(t, dir); v.Outcome != verdict.Pass || v.Passed != 6 {
+		t.Errorf("verdict %s, %d passed", v.Outcome, v.Passed)
+	}
+
+	if r := cli(t, nil, "gate", "--run", dir, "--gate", missing); r.code != 99 {
+		t.Errorf("a gate without a baseline row: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if v := readVerdict(t, dir); v.Outcome != verdict.CannotEvaluate || v.CannotEvaluate != 1 || !strings.Contains(v.Gates[0].Reason, "no p99 READ") {
+		t.Errorf("verdict %s: %+v", v.Outcome, v.Gates)
+	}
+	r = cli(t, nil, "gate", "--run", dir, "--gate", missing, "--gate-missing=warn")
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: 1 gates could not be evaluated") {
+		t.Errorf("--gate-missing=warn: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A previous run as the baseline: the same figures pass a ratio of 1.
+func TestCLIGateAgainstAPreviousRun(t *testing.T) {
+	runs := t.TempDir()
+	prev := gatedRun(t, runs, "ycsb-ysql-260101-0000-bbbbbbbb", func(map[string]any) {})
+	dir := gatedRun(t, runs, "ycsb-ysql-260101-0100-cccccccc", func(map[string]any) {})
+	g := writeGate(t, "baseline: {run: "+prev+"}\ngates:\n  - {workload: \"*\", metric: throughput, op: \">=\", ratio: 1}\n  - {workload: \"*\", operation: \"*\", metric: p99, op: \"<=\", ratio: 1}\n")
+	if r := cli(t, nil, "gate", "--run", dir, "--gate", g); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	v := readVerdict(t, dir)
+	if v.Baseline.Source != verdict.SourceRun || strings.Join(v.Baseline.Runs, ",") != "ycsb-ysql-260101-0000-bbbbbbbb" || v.Passed != 8 {
+		t.Errorf("baseline %+v, %d passed", v.Baseline, v.Passed)
+	}
+}
+
+// A bad gate file exits 2 naming each problem's line and writes no
+// verdict; so does a run without results; a run whose measured phase did
+// not finish has no verdict on its numbers (exit 5), which is written.
+func TestCLIGateRefuses(t *testing.T) {
+	runs := t.TempDir()
+	dir := gatedRun(t, runs, "ycsb-ysql-260101-0000-dddddddd", nil)
+	bad := writeGate(t, "baseline: published\ngates:\n  - {workload: workloadz, metric: throughput, op: \">=\", ratio: 0.9}\n  - {workload: \"*\", metric: p98, op: \"<=\", value: 1}\n")
+	r := cli(t, nil, "gate", "--run", dir, "--gate", bad)
+	if r.code != 2 || !strings.Contains(r.stderr, bad+":4: gates[1].metric") {
+		t.Errorf("a bad metric: exit %d\n%s", r.code, r.stderr)
+	}
+	unknown := writeGate(t, "gates:\n  - {workload: workloadz, operation: EVENT, metric: throughput, op: \">=\", value: 1}\n")
+	r = cli(t, nil, "gate", "--run", dir, "--gate", unknown)
+	if r.code != 2 || !strings.Contains(r.stderr, unknown+":2: gates[0].workload") || !strings.Contains(r.stderr, unknown+":2: gates[0].operation") {
+		t.Errorf("an unknown workload and operation: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, verdict.VerdictFile)); !os.IsNotExist(err) {
+		t.Errorf("a verdict was written for a bad gate file: %v", err)
+	}
+
+	empty := makeRun(t, runs, "ycsb-ysql-260101-0000-eeeeeeee", "alice", []string{"up"}, "", pipeline.RunActive)
+	if r := cli(t, nil, "gate", "--run", empty, "--gate", unknown); r.code != 2 || !strings.Contains(r.stderr, "no result.json") {
+		t.Errorf("no results: exit %d\n%s", r.code, r.stderr)
+	}
+
+	cut := gatedRun(t, runs, "ycsb-ysql-260101-0000-ffffffff", func(m map[string]any) {
+		w := m["workloads"].([]any)[2].(map[string]any)
+		w["phases"].([]any)[1].(map[string]any)["complete"] = false
+	})
+	ok := writeGate(t, "gates:\n  - {workload: \"*\", metric: throughput, op: \">=\", value: 1}\n")
+	r = cli(t, nil, "gate", "--run", cut, "--gate", ok)
+	if r.code != 5 || !strings.Contains(r.stderr, "workloadc's run phase did not complete") {
+		t.Errorf("incomplete results: exit %d\n%s", r.code, r.stderr)
+	}
+	if v := readVerdict(t, cut); v.Complete {
+		t.Error("the verdict of an incomplete run says complete")
+	}
+}
+
+// hasLine says whether a line of out is want, blanks apart.
+func hasLine(out, want string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Join(strings.Fields(l), " ") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// run --gate checks the gate file with the settings, before the run
+// exists: a bad one is exit 2 naming its lines (a file that does not
+// parse; one naming what the profile lacks, beside the other prechecks'
+// refusals: no Terraform here), and
+// no run directory is made.
+func TestCLIRunChecksTheGateFileFirst(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	bad := writeGate(t, "gates:\n  - {workload: \"*\", metric: p98, op: \"<=\", value: 1}\n")
+	r := cli(t, nil, "run", "--local", "--runs-dir", runs, "--gate", bad)
+	if r.code != 2 || !strings.Contains(r.stderr, bad+":2: gates[0].metric") {
+		t.Errorf("a bad metric: exit %d\n%s", r.code, r.stderr)
+	}
+	unknown := writeGate(t, "baseline: published\ngates:\n  - {workload: workloadz, metric: throughput, op: \">=\", ratio: 0.9}\n")
+	r = cli(t, nil, "run", "sysbench-ysql", "--local", "--runs-dir", runs, "--gate", unknown)
+	for _, want := range []string{unknown + ":3: gates[0].workload: profile sysbench-ysql has no workload \"workloadz\"",
+		unknown + ":1: baseline: published: profile sysbench-ysql's published table is not self-consistent", "threads"} {
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("exit %d, want 2 saying %q:\n%s", r.code, want, r.stderr)
+		}
+	}
+	if _, err := os.Stat(runs); !os.IsNotExist(err) {
+		t.Errorf("the runs directory was made: %v", err)
+	}
+}
