@@ -169,7 +169,7 @@ func TestTerraformCalls(t *testing.T) {
 		assertMode(t, filepath.Join(work, name), 0o600)
 	}
 	got := fe.actions()
-	for _, want := range []string{"DescribeInstances", "DescribeVolumes", "DescribeKeyPairs", "DescribeSecurityGroups",
+	for _, want := range []string{"DescribeInstances", "DescribeVolumes", "DescribeKeyPairs", "DescribePlacementGroups", "DescribeSecurityGroups",
 		"DescribeRouteTables", "DescribeInternetGateways", "DescribeSubnets", "DescribeVpcs"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Destroy did not look for what remains with %s (asked: %v)", want, got)

@@ -156,7 +156,7 @@ func TestJanitorListsExpiredResourcesOfOurs(t *testing.T) {
 			if calls := rec.log(); len(calls) != 0 {
 				t.Errorf("the dry run changed something: %q", calls)
 			}
-			if !strings.Contains(logs.String(), "id=sg-damaged") || !strings.Contains(logs.String(), `ybbench:expires: \"yesterday\" is not an RFC 3339 time`) {
+			if !strings.Contains(logs.String(), `level=WARN msg="not listed: its ybbench tags are damaged" region=us-west-2 err="security-group sg-damaged: ybbench:expires: \"yesterday\" is not an RFC 3339 time"`) {
 				t.Errorf("no warning about sg-damaged's expiry:\n%s", logs)
 			}
 		})

@@ -37,6 +37,9 @@ type Provider struct {
 	// random is what host keys are made from (nil: crypto/rand); tests
 	// set it to get the same keys every time.
 	random io.Reader
+	// ec2, when set, is what Destroy's check for remains asks instead of
+	// a client of the region's configuration (tests: a fake account).
+	ec2 janitorEC2
 }
 
 var (
