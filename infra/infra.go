@@ -104,6 +104,11 @@ type Cluster struct {
 // release from the modules' minimum on is accepted, so the run says which).
 const MetaTerraformVersion = "terraform_version"
 
+// MetaTerraformBinary is the Cluster.Meta key under which such a provider
+// records the terraform executable it ran, for Destroy to run it again
+// (terraform.RunBinary).
+const MetaTerraformBinary = "terraform_binary"
+
 // ByRole returns the hosts with a role, in cluster order.
 func (c *Cluster) ByRole(r Role) []Host {
 	var out []Host

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
@@ -38,7 +37,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 	log := p.log.With("run", c.Name, "region", region)
 
-	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(p.destroyBinary(c)), terraform.Logger(log))
+	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(terraform.RunBinary(p.terraformBin, c.Meta[MetaTerraformBinary])), terraform.Logger(log))
 	if tfErr == nil {
 		tfErr = stack.Destroy(ctx)
 	}
@@ -65,21 +64,6 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 	log.Info("aws hosts destroyed, nothing of the run remains")
 	return nil
-}
-
-// destroyBinary is the terraform to destroy with: the configured one,
-// else the one that made the run if it is still there, else the Stack's
-// own search ($YBBENCH_TERRAFORM, PATH).
-func (p *Provider) destroyBinary(c *infra.Cluster) string {
-	if p.terraformBin != "" {
-		return p.terraformBin
-	}
-	if b := c.Meta[MetaTerraformBinary]; b != "" {
-		if st, err := os.Stat(b); err == nil && st.Mode().IsRegular() {
-			return b
-		}
-	}
-	return ""
 }
 
 // remains lists what of the run is still in the region: the janitor's

@@ -19,7 +19,7 @@ import (
 )
 
 // testRunID is the run the fixtures hold resources of: its run hash is
-// 83e7a2d1b2148bc6 (testdata/cases/instances-left.json, network-ours.json).
+// 83e7a2d1b2148bc6 (testdata/cases/instances-left.json, networks-left.json).
 const testRunID = "kv-ycql-261201-1830-0a1b2c3d"
 
 // testSpec is kv-ycql's documented GCP hardware in the fixture project:

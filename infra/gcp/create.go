@@ -117,6 +117,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 		return nil, err
 	}
 	c.Meta[infra.MetaTerraformVersion] = stack.Version()
+	c.Meta[infra.MetaTerraformBinary] = stack.BinaryPath()
 	log.Info("gcp hosts made", "hosts", len(c.Hosts), "project", f.project, "zone", f.zone, "expires", st.Expires)
 	return c, nil
 }

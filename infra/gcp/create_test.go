@@ -178,7 +178,7 @@ func readUserData(t *testing.T, ud string) userData {
 // image), cloudtag (hash, names), and the user data itself (the host key
 // a host will present is the one cluster.json pins).
 func TestCreateCluster(t *testing.T) {
-	_, _, _, spec, c := created(t)
+	_, tf, _, spec, c := created(t)
 
 	if c.Provider != ProviderName || c.Name != testRunID || !c.CreatedAt.Equal(testNow) || !c.ExpiresAt.Equal(testNow.Add(6*time.Hour)) {
 		t.Errorf("cluster %s/%s created %s expires %s", c.Provider, c.Name, c.CreatedAt, c.ExpiresAt)
@@ -187,7 +187,7 @@ func TestCreateCluster(t *testing.T) {
 	for k, want := range map[string]string{
 		MetaRunDir: runDir, MetaProject: "ybb-test", MetaRegion: "us-central1", MetaZone: "us-central1-a",
 		MetaImage: DefaultImage, MetaImageResolved: "ubuntu-os-cloud/ubuntu-2204-jammy-v20261110",
-		MetaNamePrefix: "ybb-83e7a2d1b2148bc6", infra.MetaTerraformVersion: "1.5.7",
+		MetaNamePrefix: "ybb-83e7a2d1b2148bc6", infra.MetaTerraformVersion: "1.5.7", infra.MetaTerraformBinary: tf.bin,
 		MetaQuotas: "CPUS need 64, free 190 of 200; LOCAL_SSD_TOTAL_GB need 2250, free 6000 of 6000",
 	} {
 		if c.Meta[k] != want {

@@ -168,8 +168,8 @@ func TestJanitorListUnreachable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "zones/asia-east1-a") || got != nil {
 		t.Fatalf("listed %v, error %v; want no listing and an error naming zones/asia-east1-a", got, err)
 	}
-	if exitcode.Of(err) != exitcode.Teardown {
-		t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Teardown)
+	if exitcode.Of(err) != exitcode.Infra {
+		t.Errorf("exit code %d, want %d (the cloud cannot be listed)", exitcode.Of(err), exitcode.Infra)
 	}
 }
 

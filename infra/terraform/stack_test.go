@@ -467,6 +467,23 @@ func TestFindBinary(t *testing.T) {
 	}
 }
 
+// TestRunBinary: the configured terraform wins; else the one recorded
+// with the run while it is still a file; else none (New's own search).
+func TestRunBinary(t *testing.T) {
+	f := newFake(t, TestedVersion)
+	for _, tt := range []struct{ name, configured, recorded, want string }{
+		{"configured wins", "/opt/terraform", f.bin, "/opt/terraform"},
+		{"recorded", "", f.bin, f.bin},
+		{"recorded is gone", "", filepath.Join(f.dir, "gone"), ""},
+		{"recorded is a directory", "", f.dir, ""},
+		{"nothing", "", "", ""},
+	} {
+		if got := RunBinary(tt.configured, tt.recorded); got != tt.want {
+			t.Errorf("%s: RunBinary(%q, %q) = %q, want %q", tt.name, tt.configured, tt.recorded, got, tt.want)
+		}
+	}
+}
+
 func TestParseHosts(t *testing.T) {
 	out := func(value string) map[string]tfexec.OutputMeta {
 		return map[string]tfexec.OutputMeta{"hosts": {Value: json.RawMessage(value)}}
