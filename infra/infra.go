@@ -68,6 +68,18 @@ type Host struct {
 	Errors []string          `json:"errors,omitempty"`
 }
 
+// The base directory and service user of a host that does not say
+// otherwise: an inventory's defaults, and what the cloud providers give
+// their hosts (which are not Shared, so the flavors may add the user).
+const (
+	// DefaultBase is where a run writes on such a host (Host.Base).
+	DefaultBase = "/opt/ybbench"
+	// DefaultServiceUser is the unprivileged OS user database servers
+	// run as there (Host.ServiceUser), made by each flavor's prepare
+	// script; never the login user.
+	DefaultServiceUser = "ybbench"
+)
+
 // hostName is what a host's name may be: it names files (logs, agent
 // records) and appears in scripts, so letters, digits and ._- only.
 var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)

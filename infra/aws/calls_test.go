@@ -117,7 +117,7 @@ func TestTerraformCalls(t *testing.T) {
 	}
 	installed := installedHostKeys(t, varFile)
 	for i, h := range c.Hosts {
-		dataDirs := []string{"/mnt/d0/ybbench", "/mnt/d1/ybbench"}
+		dataDirs := []string{"/mnt/d0", "/mnt/d1"}
 		if h.Has(infra.RoleClient) {
 			dataDirs = nil
 		}

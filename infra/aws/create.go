@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/cloudinit"
 	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
@@ -146,15 +147,14 @@ func cluster(r run, f *facts, st runState, want []host, out []infra.Host) (*infr
 		if h.ProviderID == "" {
 			h.Errors = append(h.Errors, "no instance id in the module's output")
 		}
-		h.SSH = infra.SSH{User: LoginUser, Port: 22, KeyFile: r.keyFile}
+		h.SSH = infra.SSH{User: cloudinit.LoginUser, Port: 22, KeyFile: r.keyFile}
 		if k, ok := st.HostKeys[h.Name]; ok {
 			h.SSH.HostKey, h.SSH.HostKeySource = k.Public, hostKeySource
 		} else {
 			h.Errors = append(h.Errors, "no host key was generated for it")
 		}
-		h.Base = Base
-		h.DataDirs = w.dataDirs()
-		h.ServiceUser = ServiceUser
+		h.Base, h.ServiceUser = infra.DefaultBase, infra.DefaultServiceUser
+		h.DataDirs = cloudinit.DataDirs(w.dataDisks)
 		for _, e := range h.Errors {
 			problems = append(problems, fmt.Sprintf("%s: %s", h.Name, e))
 		}

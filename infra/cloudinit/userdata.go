@@ -27,6 +27,13 @@ const (
 	CloudGCP = "gcp"
 )
 
+// LoginUser is the user a run logs in to its cloud hosts as: the default
+// user of Canonical's Ubuntu images, who gets the run's key (from the EC2
+// key pair through cloud-init, from the ssh-keys metadata through Google's
+// guest environment) and passwordless sudo. cloud.md §9 lists this as read
+// from the images' documentation, not re-checked here.
+const LoginUser = "ubuntu"
+
 // boundary separates the parts. Fixed, so the rendering is repeatable
 // (Terraform replaces a host whose user data changes); it cannot occur in
 // a part, whose text is ours and never holds it.

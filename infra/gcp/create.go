@@ -205,16 +205,14 @@ func (p *Provider) cluster(runID, runDir, keyFile string, f *facts, st runState,
 		if h.ProviderID == "" {
 			h.Errors = append(h.Errors, "no instance id in the module's output")
 		}
-		h.SSH = infra.SSH{User: LoginUser, Port: 22, KeyFile: keyFile, HostKeySource: HostKeySource}
+		h.SSH = infra.SSH{User: cloudinit.LoginUser, Port: 22, KeyFile: keyFile, HostKeySource: HostKeySource}
 		if k, ok := st.HostKeys[h.Name]; ok {
 			h.SSH.HostKey = k.Public
 		} else {
 			h.Errors = append(h.Errors, "no host key was made for it")
 		}
-		h.Base, h.ServiceUser = Base, ServiceUser
-		for d := range want.LocalSSDs {
-			h.DataDirs = append(h.DataDirs, cloudinit.DataDir(d))
-		}
+		h.Base, h.ServiceUser = infra.DefaultBase, infra.DefaultServiceUser
+		h.DataDirs = cloudinit.DataDirs(want.LocalSSDs)
 		for _, e := range h.Errors {
 			problems = append(problems, fmt.Sprintf("%s: %s", h.Name, e))
 		}
