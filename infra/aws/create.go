@@ -85,7 +85,7 @@ func (p *Provider) make(ctx context.Context, r run, s settings, st runState, f *
 	if err != nil {
 		return nil, fmt.Errorf("aws hosts of run %s: %w", r.id, err)
 	}
-	out, err := apply(ctx, stack)
+	out, err := stack.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("aws hosts of run %s: %w", r.id, err)
 	}
@@ -107,18 +107,6 @@ func imageSetting(spec infra.ClusterSpec) string {
 		return v
 	}
 	return DefaultImage
-}
-
-// apply runs init, plan and apply and reads the hosts, keeping the
-// working directory's secret files private after each step.
-func apply(ctx context.Context, stack *terraform.Stack) ([]infra.Host, error) {
-	if err := stack.Init(ctx); err != nil {
-		return nil, err
-	}
-	if err := stack.Apply(ctx); err != nil {
-		return nil, err
-	}
-	return stack.Hosts(ctx)
 }
 
 // cluster turns the module's hosts output into the run's Cluster,

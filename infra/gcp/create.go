@@ -108,7 +108,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
-	out, err := p.apply(ctx, stack)
+	out, err := stack.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
@@ -147,18 +147,6 @@ func createInputs(spec infra.ClusterSpec) (runDir, pubKey, keyFile string, err e
 		return "", "", "", exitcode.Wrap(exitcode.Config, fmt.Errorf("gcp provider: %w", errors.Join(errs...)))
 	}
 	return runDir, pubKey, keyFile, nil
-}
-
-// apply runs init, plan and apply, and reads the hosts output (the Stack
-// keeps the files Terraform writes 0600).
-func (p *Provider) apply(ctx context.Context, stack *terraform.Stack) ([]infra.Host, error) {
-	if err := stack.Init(ctx); err != nil {
-		return nil, err
-	}
-	if err := stack.Apply(ctx); err != nil {
-		return nil, err
-	}
-	return stack.Hosts(ctx)
 }
 
 // cluster turns the module's output into the run's Cluster, checking it

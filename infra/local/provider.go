@@ -229,13 +229,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
 	}
-	if err := stack.Init(ctx); err != nil {
-		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
-	}
-	if err := stack.Apply(ctx); err != nil {
-		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
-	}
-	out, err := stack.Hosts(ctx)
+	out, err := stack.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
 	}

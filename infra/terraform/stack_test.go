@@ -153,13 +153,7 @@ func TestStackCalls(t *testing.T) {
 	if s.Version() != TestedVersion || s.BinaryPath() != f.bin {
 		t.Errorf("version %q binary %q", s.Version(), s.BinaryPath())
 	}
-	if err := s.Init(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Apply(ctx); err != nil {
-		t.Fatal(err)
-	}
-	hosts, err := s.Hosts(ctx)
+	hosts, err := s.Up(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,6 +458,28 @@ func TestFindBinary(t *testing.T) {
 				t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Config)
 			}
 		})
+	}
+}
+
+// TestUpStopsAtAFailure: a plan that fails stops Up before apply and
+// output, with Terraform's own complaint.
+func TestUpStopsAtAFailure(t *testing.T) {
+	f := newFake(t, TestedVersion)
+	f.write(t, "fail-plan", "Error: Invalid reference")
+	s, err := New(context.Background(), testModule, t.TempDir(), Binary(f.bin), Vars(testVars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts, err := s.Up(context.Background())
+	if err == nil || hosts != nil || !strings.Contains(err.Error(), "Error: Invalid reference") {
+		t.Fatalf("Up: %v, %v; want plan's failure", hosts, err)
+	}
+	var verbs []string
+	for _, c := range f.calls(t) {
+		verbs = append(verbs, c.args[0])
+	}
+	if want := []string{"version", "init", "plan"}; !reflect.DeepEqual(verbs, want) {
+		t.Errorf("calls %v, want %v", verbs, want)
 	}
 }
 
