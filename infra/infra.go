@@ -88,6 +88,17 @@ var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 // letters, digits and ._-, starting with a letter or digit.
 func ValidHostName(name string) bool { return hostName.MatchString(name) }
 
+// runID is what a run id may be: what internal/pipeline.NewID makes and
+// the Terraform modules' run_id variables accept. It ends up in file
+// names, tags, descriptions, shell comments and unit files.
+var runID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// RunIDRule says what ValidRunID accepts, for messages that refuse an id.
+const RunIDRule = "1-64 letters, digits and ._-, starting with a letter or digit"
+
+// ValidRunID reports whether id is usable as a run id (RunIDRule).
+func ValidRunID(id string) bool { return runID.MatchString(id) }
+
 // Has reports whether the host has a role.
 func (h *Host) Has(r Role) bool {
 	for _, x := range h.Roles {

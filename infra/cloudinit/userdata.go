@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/textproto"
-	"regexp"
 	"strings"
 	"text/template"
 	"time"
@@ -52,15 +51,11 @@ type Params struct {
 	DataDisks int
 }
 
-// runID is what a run id may be (internal/pipeline.NewID and the local
-// provider's check): the values end up in shell comments and unit files.
-var runID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // validate reports every problem with p at once, each naming its field.
 func (p Params) validate() error {
 	var errs []error
-	if !runID.MatchString(p.RunID) {
-		errs = append(errs, fmt.Errorf("run id %q: want 1-64 letters, digits and ._-", p.RunID))
+	if !infra.ValidRunID(p.RunID) {
+		errs = append(errs, fmt.Errorf("run id %q: want %s", p.RunID, infra.RunIDRule))
 	}
 	if !infra.ValidHostName(p.Host) {
 		errs = append(errs, fmt.Errorf("host %q: want 1-63 letters, digits and ._-", p.Host))

@@ -145,8 +145,8 @@ type runPlan struct {
 
 func planFor(spec infra.ClusterSpec) (*runPlan, error) {
 	var errs []error
-	if !runIDPattern.MatchString(spec.Name) {
-		errs = append(errs, fmt.Errorf("run id %q: want 1-64 characters of letters, digits, '.', '_', '-'", spec.Name))
+	if !infra.ValidRunID(spec.Name) {
+		errs = append(errs, fmt.Errorf("run id %q: want %s", spec.Name, infra.RunIDRule))
 	}
 	runDir, err := filepath.Abs(spec.RunDir)
 	if spec.RunDir == "" || err != nil {
