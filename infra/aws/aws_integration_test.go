@@ -336,7 +336,7 @@ func TestIntegrationCreate(t *testing.T) {
 	spec.PrivateKeyFile = filepath.Join(runDir, "ssh", "id_ed25519")
 	spec.PublicKey = testRun(t, runDir).pubKey
 	spec.Options[infra.OptionImage] = m.putImageParameter(t, "us-west-2", ami)
-	p := New(Config(m.conf), TerraformBinary(tf.bin), Quota(&fakeQuota{limit: 1024}))
+	p := New(Config(m.conf), TerraformBinary(tf.Bin), Quota(&fakeQuota{limit: 1024}))
 
 	before := time.Now().UTC().Truncate(time.Second)
 	c, err := p.Create(context.Background(), spec)
@@ -446,14 +446,14 @@ func TestIntegrationDestroyLeftover(t *testing.T) {
 		}
 	}
 	cluster := &infra.Cluster{Name: runID, Provider: ProviderName,
-		Meta: map[string]string{MetaRunDir: runDir, MetaRegion: "us-west-2", MetaTerraformBinary: tf.bin}}
+		Meta: map[string]string{MetaRunDir: runDir, MetaRegion: "us-west-2", MetaTerraformBinary: tf.Bin}}
 	err = New(Config(m.conf)).Destroy(context.Background(), cluster)
 
 	if exitcode.Of(err) != exitcode.Teardown {
 		t.Fatalf("Destroy: %v (exit %d), want exit 6", err, exitcode.Of(err))
 	}
-	calls := tf.calls(t)
-	if len(calls) != 2 || calls[1].args[0] != "destroy" {
+	calls := tf.Calls(t)
+	if len(calls) != 2 || calls[1].Args[0] != "destroy" {
 		t.Errorf("terraform calls: %v", calls)
 	}
 	var le *infra.LeftoverError

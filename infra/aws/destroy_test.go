@@ -16,12 +16,13 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/cloudtag"
 	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/infra/terraform/tftest"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
 // destroyCluster is run's cluster as Create leaves it: its Terraform
 // directory holds a state and the variables, and tf made it.
-func destroyCluster(t *testing.T, run string, tf *fakeTerraform) *infra.Cluster {
+func destroyCluster(t *testing.T, run string, tf *tftest.Fake) *infra.Cluster {
 	t.Helper()
 	runDir := t.TempDir()
 	work := filepath.Join(runDir, "terraform")
@@ -34,7 +35,7 @@ func destroyCluster(t *testing.T, run string, tf *fakeTerraform) *infra.Cluster 
 		}
 	}
 	return &infra.Cluster{Name: run, Provider: ProviderName,
-		Meta: map[string]string{MetaRunDir: runDir, MetaRegion: janTestRegion, MetaTerraformBinary: tf.bin}}
+		Meta: map[string]string{MetaRunDir: runDir, MetaRegion: janTestRegion, MetaTerraformBinary: tf.Bin}}
 }
 
 // TestDestroyChecksWhatRemains: after terraform destroy, Destroy asks the
@@ -92,11 +93,11 @@ func TestDestroyChecksWhatRemains(t *testing.T) {
 			f := newJanFakeEC2()
 			tc.setup(f)
 			tf := newFakeTerraform(t)
-			p := New(TerraformBinary(tf.bin))
+			p := New(TerraformBinary(tf.Bin))
 			p.ec2 = &janRecorder{janitorEC2: f}
 			err := p.Destroy(context.Background(), destroyCluster(t, run, tf))
 
-			if calls := tf.calls(t); len(calls) != 2 || calls[1].args[0] != "destroy" {
+			if calls := tf.Calls(t); len(calls) != 2 || calls[1].Args[0] != "destroy" {
 				t.Errorf("terraform calls: %v", calls)
 			}
 			if tc.left == nil && tc.unsure == nil {

@@ -42,7 +42,7 @@ func TestDestroyLeavesSomething(t *testing.T) {
 	api.answer("projects/ybb-test/global/networks", "networks-left.json")
 	api.answer("projects/ybb-test/global/firewalls", "firewalls-left.json")
 
-	err := New(ClientOptions(api.options()...), TerraformBinary(tf.bin)).Destroy(context.Background(), fromClusterJSON(t, c))
+	err := New(ClientOptions(api.options()...), TerraformBinary(tf.Bin)).Destroy(context.Background(), fromClusterJSON(t, c))
 	if exitcode.Of(err) != exitcode.Teardown {
 		t.Fatalf("exit %d, want 6: %v", exitcode.Of(err), err)
 	}
@@ -86,12 +86,12 @@ func TestDestroyLeavesSomething(t *testing.T) {
 
 	// terraform destroy ran, with the variables Create wrote, in the
 	// run's working directory; its state is 0600 after.
-	calls := tf.calls(t)
+	calls := tf.Calls(t)
 	last := calls[len(calls)-1]
 	wd := filepath.Join(spec.RunDir, "terraform")
 	wantArgs := []string{"destroy", "-no-color", "-auto-approve", "-input=false", "-lock-timeout=0s",
 		"-var-file=" + filepath.Join(wd, "terraform.tfvars.json"), "-lock=true", "-parallelism=10", "-refresh=true"}
-	if !reflect.DeepEqual(last.args, wantArgs) || last.cwd != wd || last.varsMode != "600" || last.dirMode != "700" {
+	if !reflect.DeepEqual(last.Args, wantArgs) || last.Cwd != wd || last.VarsMode != "600" || last.DirMode != "700" {
 		t.Errorf("destroy call %+v\nwant args %q in %s", last, wantArgs, wd)
 	}
 	if m := mode(t, filepath.Join(wd, "terraform.tfstate")); m != 0o600 {
@@ -107,11 +107,11 @@ func TestDestroyClean(t *testing.T) {
 	api.answer("projects/ybb-test/aggregated/instances", "instances-none.json")
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv(terraform.EnvBinary, "")
-	n := len(tf.calls(t))
+	n := len(tf.Calls(t))
 	if err := New(ClientOptions(api.options()...)).Destroy(context.Background(), fromClusterJSON(t, c)); err != nil {
 		t.Fatalf("Destroy: %v", err)
 	}
-	if calls := tf.calls(t)[n:]; len(calls) != 2 || calls[1].args[0] != "destroy" {
+	if calls := tf.Calls(t)[n:]; len(calls) != 2 || calls[1].Args[0] != "destroy" {
 		t.Errorf("the run's terraform was called %v, want version and destroy", calls)
 	}
 }
@@ -130,7 +130,7 @@ func TestDestroyCannotCheck(t *testing.T) {
 		t.Run(fixture, func(t *testing.T) {
 			_, tf, api, _, c := created(t)
 			api.answer("projects/ybb-test/aggregated/instances", fixture)
-			err := New(ClientOptions(api.options()...), TerraformBinary(tf.bin)).Destroy(context.Background(), fromClusterJSON(t, c))
+			err := New(ClientOptions(api.options()...), TerraformBinary(tf.Bin)).Destroy(context.Background(), fromClusterJSON(t, c))
 			if exitcode.Of(err) != exitcode.Teardown || !strings.Contains(err.Error(), says) ||
 				!strings.Contains(err.Error(), "cannot verify the teardown of run "+testRunID) ||
 				!strings.Contains(err.Error(), "ybbench janitor --provider gcp --project ybb-test --run "+testRunID) {
