@@ -435,18 +435,7 @@ func TestIntegrationDestroyLeftover(t *testing.T) {
 	}
 
 	tf := newFakeTerraform(t)
-	runDir := t.TempDir()
-	work := filepath.Join(runDir, "terraform")
-	if err := os.MkdirAll(work, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{terraform.StateFileName, terraform.VarFileName} {
-		if err := os.WriteFile(filepath.Join(work, f), []byte("{}"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cluster := &infra.Cluster{Name: runID, Provider: ProviderName,
-		Meta: map[string]string{MetaRunDir: runDir, MetaRegion: "us-west-2", MetaTerraformBinary: tf.Bin}}
+	cluster := destroyCluster(t, runID, tf) // in us-west-2, made by tf
 	err = New(Config(m.conf)).Destroy(context.Background(), cluster)
 
 	if exitcode.Of(err) != exitcode.Teardown {
