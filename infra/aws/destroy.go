@@ -2,8 +2,6 @@ package aws
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 
 	"github.com/ybbench/ybbench/infra"
@@ -46,18 +44,8 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 
 	left, damaged, err := p.remains(ctx, region, c.Name, log)
-	var errs []error
-	if len(left) > 0 {
-		errs = append(errs, &infra.LeftoverError{Provider: ProviderName, RunID: c.Name, Scope: "--region " + region, Resources: left})
-	}
-	if err = errors.Join(append([]error{err}, damaged...)...); err != nil {
-		janitor := fmt.Sprintf("ybbench janitor --provider %s --region %s --run %s", ProviderName, region, c.Name)
-		errs = append(errs, fmt.Errorf("aws provider: cannot verify the teardown of run %s: %w (list what remains with: %s)", c.Name, err, janitor))
-	}
-	if len(errs) > 0 {
-		// Errorf, not Wrap: a listing failure carries the janitor's class
-		// (exit 3), and here it leaves the teardown unverified (exit 6).
-		return exitcode.Errorf(exitcode.Teardown, "%w", errors.Join(errs...))
+	if err := infra.RemainsError(ProviderName, c.Name, "--region "+region, tfErr, left, damaged, err); err != nil {
+		return exitcode.Errorf(exitcode.Teardown, "%w", err) // over the listing's own class (exit 3)
 	}
 	if tfErr != nil {
 		log.Warn("terraform destroy failed, but nothing of the run remains; its state in the run directory is stale", "err", tfErr)

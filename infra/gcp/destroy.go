@@ -2,8 +2,6 @@ package gcp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 
 	"github.com/ybbench/ybbench/infra"
@@ -41,19 +39,8 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 
 	left, damaged, err := p.remains(ctx, project, c.Name, log)
-	var errs []error
-	if len(left) > 0 {
-		errs = append(errs, &infra.LeftoverError{Provider: ProviderName, RunID: c.Name, Scope: "--project " + project, Resources: left})
-	}
-	if err = errors.Join(append([]error{err}, damaged...)...); err != nil {
-		janitor := fmt.Sprintf("ybbench janitor --provider %s --project %s --run %s", ProviderName, project, c.Name)
-		errs = append(errs, fmt.Errorf("gcp provider: cannot verify the teardown of run %s: %w (terraform destroy: %v); list what remains with: %s",
-			c.Name, err, errText(tfErr), janitor))
-	}
-	if len(errs) > 0 {
-		// Errorf, not Wrap: a listing failure carries the janitor's class
-		// (exit 3), and here it leaves the teardown unverified (exit 6).
-		return exitcode.Errorf(exitcode.Teardown, "%w", errors.Join(errs...))
+	if err := infra.RemainsError(ProviderName, c.Name, "--project "+project, tfErr, left, damaged, err); err != nil {
+		return exitcode.Errorf(exitcode.Teardown, "%w", err) // over the listing's own class (exit 3)
 	}
 	if tfErr != nil {
 		log.Warn("terraform destroy failed but nothing of the run remains; its state in the run directory is stale", "err", tfErr)
@@ -75,12 +62,4 @@ func (p *Provider) remains(ctx context.Context, project, runID string, log *slog
 	}
 	defer j.Close()
 	return j.list(ctx, infra.JanitorFilter{RunID: runID})
-}
-
-// errText is an error's text, or "ok" for none.
-func errText(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	return err.Error()
 }
