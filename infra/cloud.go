@@ -2,6 +2,7 @@ package infra
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -104,4 +105,29 @@ func (e *LeftoverError) Error() string {
 	}
 	fmt.Fprintf(&b, "\nremove them with: ybbench janitor --provider %s %s --run %s --yes", e.Provider, e.Scope, e.RunID)
 	return b.String()
+}
+
+// RemainsError is a cloud provider's verdict on a run's teardown, once
+// terraform destroy has run (destroyErr, its failure) and the provider's
+// janitor has listed the run's remains in scope (the janitor's --region R
+// or --project P): nil when nothing remains, else a *LeftoverError naming
+// what does, joined, when the listing failed (listErr) or found resources
+// claiming the run whose marks it cannot read (damaged, which the janitor
+// leaves alone), with why the teardown is not verified and the janitor
+// command to look. The provider classifies it exitcode.Teardown with
+// exitcode.Errorf: not Wrap, as a listing failure carries its own class.
+func RemainsError(provider, runID, scope string, destroyErr error, left []Resource, damaged []error, listErr error) error {
+	var errs []error
+	if len(left) > 0 {
+		errs = append(errs, &LeftoverError{Provider: provider, RunID: runID, Scope: scope, Resources: left})
+	}
+	if err := errors.Join(append([]error{listErr}, damaged...)...); err != nil {
+		destroyed := "ok"
+		if destroyErr != nil {
+			destroyed = destroyErr.Error()
+		}
+		errs = append(errs, fmt.Errorf("%s: cannot verify the teardown of run %s: %w (terraform destroy: %s); list what remains with: ybbench janitor --provider %s %s --run %s",
+			provider, runID, err, destroyed, provider, scope, runID))
+	}
+	return errors.Join(errs...)
 }

@@ -10,7 +10,7 @@ func TestCheckHostDir(t *testing.T) {
 	for _, c := range []struct {
 		dir, want string // want: a fragment of the complaint, "" for none
 	}{
-		{"/opt/ybbench", ""},
+		{DefaultBase, ""}, // /opt/ybbench
 		{"/data/d0", ""},
 		{"/var/lib/ybbench", ""},
 		{"/home/alice/bench", ""},

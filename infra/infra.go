@@ -68,6 +68,18 @@ type Host struct {
 	Errors []string          `json:"errors,omitempty"`
 }
 
+// The base directory and service user of a host that does not say
+// otherwise: an inventory's defaults, and what the cloud providers give
+// their hosts (which are not Shared, so the flavors may add the user).
+const (
+	// DefaultBase is where a run writes on such a host (Host.Base).
+	DefaultBase = "/opt/ybbench"
+	// DefaultServiceUser is the unprivileged OS user database servers
+	// run as there (Host.ServiceUser), made by each flavor's prepare
+	// script; never the login user.
+	DefaultServiceUser = "ybbench"
+)
+
 // hostName is what a host's name may be: it names files (logs, agent
 // records) and appears in scripts, so letters, digits and ._- only.
 var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
@@ -75,6 +87,17 @@ var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 // ValidHostName reports whether name is usable as a host's name: 1 to 63
 // letters, digits and ._-, starting with a letter or digit.
 func ValidHostName(name string) bool { return hostName.MatchString(name) }
+
+// runID is what a run id may be: what internal/pipeline.NewID makes and
+// the Terraform modules' run_id variables accept. It ends up in file
+// names, tags, descriptions, shell comments and unit files.
+var runID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// RunIDRule says what ValidRunID accepts, for messages that refuse an id.
+const RunIDRule = "1-64 letters, digits and ._-, starting with a letter or digit"
+
+// ValidRunID reports whether id is usable as a run id (RunIDRule).
+func ValidRunID(id string) bool { return runID.MatchString(id) }
 
 // Has reports whether the host has a role.
 func (h *Host) Has(r Role) bool {
@@ -103,6 +126,11 @@ type Cluster struct {
 // made the hosts with Terraform records the Terraform version it ran (any
 // release from the modules' minimum on is accepted, so the run says which).
 const MetaTerraformVersion = "terraform_version"
+
+// MetaTerraformBinary is the Cluster.Meta key under which such a provider
+// records the terraform executable it ran, for Destroy to run it again
+// (terraform.RunBinary).
+const MetaTerraformBinary = "terraform_binary"
 
 // ByRole returns the hosts with a role, in cluster order.
 func (c *Cluster) ByRole(r Role) []Host {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/cloudinit"
 	"github.com/ybbench/ybbench/internal/golden"
 )
 
@@ -187,6 +188,15 @@ func TestMountFailures(t *testing.T) {
 	}
 	if f := mountFailures("db1", []MountCheck{on("/mnt/d0/yb", "/mnt/d0", "/dev/nvme1n1"), on("/mnt/d1/yb", "/mnt/d1", "/dev/nvme2n1")}); len(f) != 0 {
 		t.Fatalf("two disks of their own refused: %q", f)
+	}
+	// The cloud providers' data directories are the mount points
+	// themselves (cloudinit.DataDirs), mounted or not.
+	dirs := cloudinit.DataDirs(2)
+	if f := mountFailures("db1", []MountCheck{on(dirs[0], dirs[0], "/dev/nvme1n1"), on(dirs[1], dirs[1], "/dev/nvme2n1")}); len(f) != 0 {
+		t.Fatalf("the cloud data directories, each its disk's mount point, refused: %q", f)
+	}
+	if f := mountFailures("db1", []MountCheck{on(dirs[0], dirs[0], "/dev/nvme1n1"), on(dirs[1], "/", "/dev/nvme0n1p1")}); len(f) != 1 || !strings.Contains(f[0], dirs[1]+" on db1 is not on a mount of its own") {
+		t.Errorf("a cloud data directory whose disk is not mounted: %q", f)
 	}
 	for _, c := range []struct {
 		name string

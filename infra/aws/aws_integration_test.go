@@ -336,7 +336,7 @@ func TestIntegrationCreate(t *testing.T) {
 	spec.PrivateKeyFile = filepath.Join(runDir, "ssh", "id_ed25519")
 	spec.PublicKey = testRun(t, runDir).pubKey
 	spec.Options[infra.OptionImage] = m.putImageParameter(t, "us-west-2", ami)
-	p := New(Config(m.conf), TerraformBinary(tf.bin), Quota(&fakeQuota{limit: 1024}))
+	p := New(Config(m.conf), TerraformBinary(tf.Bin), Quota(&fakeQuota{limit: 1024}))
 
 	before := time.Now().UTC().Truncate(time.Second)
 	c, err := p.Create(context.Background(), spec)
@@ -395,7 +395,9 @@ func (m *moto) putImageParameterOverwrite(t *testing.T, region, ami string) {
 // TestIntegrationDestroyLeftover: a fake terraform whose destroy leaves
 // an instance of the run: Destroy exits 6 naming it and the janitor
 // command. The run's terminated instance and an instance with the run's
-// id but without ybbench's managed mark are not named.
+// id but without ybbench's managed mark are not named; a volume of the
+// run whose expiry tag is damaged is, as what leaves the teardown
+// unverified.
 func TestIntegrationDestroyLeftover(t *testing.T) {
 	m := motoFor(t)
 	const runID = "r20261201-left"
@@ -424,27 +426,23 @@ func TestIntegrationDestroyLeftover(t *testing.T) {
 		t.Fatal(err)
 	}
 	launch(map[string]string{"ybbench:run-id": runID, "ybbench:expires": expires}) // not ours to report
-
-	tf := newFakeTerraform(t)
-	runDir := t.TempDir()
-	work := filepath.Join(runDir, "terraform")
-	if err := os.MkdirAll(work, 0o700); err != nil {
+	damaged := maps.Clone(ours)
+	damaged["ybbench:expires"] = "tomorrow"
+	vol, err := c.CreateVolume(context.Background(), &ec2.CreateVolumeInput{AvailabilityZone: aws.String("us-west-2a"), Size: aws.Int32(10),
+		VolumeType: types.VolumeTypeGp3, TagSpecifications: janSpec(types.ResourceTypeVolume, damaged)})
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{terraform.StateFileName, terraform.VarFileName} {
-		if err := os.WriteFile(filepath.Join(work, f), []byte("{}"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cluster := &infra.Cluster{Name: runID, Provider: ProviderName,
-		Meta: map[string]string{MetaRunDir: runDir, MetaRegion: "us-west-2", MetaTerraformBinary: tf.bin}}
-	err := New(Config(m.conf)).Destroy(context.Background(), cluster)
+
+	tf := newFakeTerraform(t)
+	cluster := destroyCluster(t, runID, tf) // in us-west-2, made by tf
+	err = New(Config(m.conf)).Destroy(context.Background(), cluster)
 
 	if exitcode.Of(err) != exitcode.Teardown {
 		t.Fatalf("Destroy: %v (exit %d), want exit 6", err, exitcode.Of(err))
 	}
-	calls := tf.calls(t)
-	if len(calls) != 2 || calls[1].args[0] != "destroy" {
+	calls := tf.Calls(t)
+	if len(calls) != 2 || calls[1].Args[0] != "destroy" {
 		t.Errorf("terraform calls: %v", calls)
 	}
 	var le *infra.LeftoverError
@@ -452,28 +450,30 @@ func TestIntegrationDestroyLeftover(t *testing.T) {
 		t.Fatalf("Destroy: %v, want one resource left", err)
 	}
 	r := le.Resources[0]
-	if r.Type != TypeInstance || r.ID != left || r.RunID != runID || r.Region != "us-west-2" || r.Expires.Format(time.RFC3339) != expires {
+	if r.Type != "instance" || r.ID != left || r.RunID != runID || r.Region != "us-west-2" || r.Expires.Format(time.RFC3339) != expires {
 		t.Errorf("left over: %+v, want instance %s", r, left)
 	}
-	for _, want := range []string{left, "ybbench janitor --provider aws --region us-west-2 --run " + runID + " --yes"} {
+	for _, want := range []string{left, "ybbench janitor --provider aws --region us-west-2 --run " + runID + " --yes",
+		"cannot verify the teardown of run " + runID, "volume " + aws.ToString(vol.VolumeId) + `: ybbench:expires: "tomorrow" is not an RFC 3339 time`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not name %q: %v", want, err)
 		}
 	}
 }
 
-// TestIntegrationFindTagged makes one resource of every type findTagged
-// lists, tagged as the module tags them, plus an untagged VPC, and finds
-// exactly the tagged ones with the run's filters (moto's tag filters on
-// each Describe call).
-func TestIntegrationFindTagged(t *testing.T) {
+// TestIntegrationJanitorListsOneRun makes one resource of every type
+// moto has that a run leaves (no placement groups), tagged as the module
+// tags them, plus an untagged VPC, and the janitor's listing of the run
+// (what Destroy checks with) finds exactly the tagged ones, by moto's tag
+// filters on each Describe call; another run's finds nothing.
+func TestIntegrationJanitorListsOneRun(t *testing.T) {
 	m := motoFor(t)
 	ctx := context.Background()
 	c := ec2.NewFromConfig(m.config(t, "us-west-2"))
 	const runID = "r20261201-find"
 	exp := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
 	spec := func(rt types.ResourceType) []types.TagSpecification {
-		return []types.TagSpecification{{ResourceType: rt, Tags: tags(map[string]string{
+		return []types.TagSpecification{{ResourceType: rt, Tags: janEC2Tags(map[string]string{
 			"ybbench:run-id": runID, "ybbench:managed": "true", "ybbench:expires": exp.Format(time.RFC3339)})}}
 	}
 	want := map[string]string{}
@@ -481,7 +481,7 @@ func TestIntegrationFindTagged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeVPC] = aws.ToString(vpc.Vpc.VpcId)
+	want[janVPC] = aws.ToString(vpc.Vpc.VpcId)
 	if _, err := c.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.43.0.0/16")}); err != nil {
 		t.Fatal(err)
 	}
@@ -490,43 +490,47 @@ func TestIntegrationFindTagged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeSubnet] = aws.ToString(sub.Subnet.SubnetId)
+	want[janSubnet] = aws.ToString(sub.Subnet.SubnetId)
 	igw, err := c.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{TagSpecifications: spec(types.ResourceTypeInternetGateway)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeInternetGateway] = aws.ToString(igw.InternetGateway.InternetGatewayId)
+	want[janInternetGateway] = aws.ToString(igw.InternetGateway.InternetGatewayId)
 	rt, err := c.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{VpcId: vpc.Vpc.VpcId, TagSpecifications: spec(types.ResourceTypeRouteTable)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeRouteTable] = aws.ToString(rt.RouteTable.RouteTableId)
+	want[janRouteTable] = aws.ToString(rt.RouteTable.RouteTableId)
 	sg, err := c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{GroupName: aws.String("ybbench-" + runID), Description: aws.String("test"),
 		VpcId: vpc.Vpc.VpcId, TagSpecifications: spec(types.ResourceTypeSecurityGroup)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeSecurityGroup] = aws.ToString(sg.GroupId)
+	want[janSecurityGroup] = aws.ToString(sg.GroupId)
 	key, err := c.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{KeyName: aws.String("ybbench-" + runID),
 		PublicKeyMaterial: []byte(testRun(t, t.TempDir()).pubKey), TagSpecifications: spec(types.ResourceTypeKeyPair)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeKeyPair] = aws.ToString(key.KeyPairId)
+	want[janKeyPair] = aws.ToString(key.KeyName) // what DeleteKeyPair takes
 	vol, err := c.CreateVolume(ctx, &ec2.CreateVolumeInput{AvailabilityZone: aws.String("us-west-2a"), Size: aws.Int32(10),
 		VolumeType: types.VolumeTypeGp3, TagSpecifications: spec(types.ResourceTypeVolume)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[TypeVolume] = aws.ToString(vol.VolumeId)
+	want[janVolume] = aws.ToString(vol.VolumeId)
 
-	found, err := findTagged(ctx, c, runFilters(runID))
+	j, err := NewJanitor(ctx, "us-west-2", JanitorConfig(m.config(t, "us-west-2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := j.List(ctx, infra.JanitorFilter{RunID: runID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
 	for _, r := range found {
-		if _, dup := got[r.Type]; dup || r.RunID != runID || !r.Expires.Equal(exp) {
+		if _, dup := got[r.Type]; dup || r.RunID != runID || !r.Expires.Equal(exp) || r.Region != "us-west-2" {
 			t.Errorf("found %+v", r)
 		}
 		got[r.Type] = r.ID
@@ -534,7 +538,7 @@ func TestIntegrationFindTagged(t *testing.T) {
 	if len(found) != len(want) || !maps.Equal(got, want) {
 		t.Errorf("found %v, want %v", got, want)
 	}
-	if none, err := findTagged(ctx, c, runFilters("another-run")); err != nil || len(none) != 0 {
+	if none, err := j.List(ctx, infra.JanitorFilter{RunID: "another-run"}); err != nil || len(none) != 0 {
 		t.Errorf("another run: %v %v", none, err)
 	}
 }

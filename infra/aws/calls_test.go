@@ -20,6 +20,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/infra/terraform/tftest"
 )
 
 // TestTerraformCalls makes the c5 setup's hosts and destroys them with a
@@ -35,14 +36,14 @@ func TestTerraformCalls(t *testing.T) {
 	t.Setenv("TF_VAR_ami", "ami-ffffffffffffffff0")
 	t.Setenv("YBBENCH_YB_TARBALL", "https://example.com/signed?secret")
 
-	p := New(TerraformBinary(tf.bin), Config(staticConfig(fe.srv.URL)))
+	p := New(TerraformBinary(tf.Bin), Config(staticConfig(fe.srv.URL)))
 	p.random = newSeeded("host keys")
 	s, _ := readSettings(c5Spec())
 	r := testRun(t, runDir)
 	created := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
 	st := runState{Created: created, Expires: created.Add(6 * time.Hour), Zone: "us-west-2a", ZoneReason: "as set", AMI: "ami-0123456789abcdef0"}
 	f := &facts{account: "123456789012", arn: "arn:aws:iam::123456789012:user/bench", region: "us-west-2", zone: "us-west-2a",
-		zoneReason: "as set", image: DefaultImage, ami: st.AMI, terraformBinary: tf.bin, terraformVersion: "1.5.7", vcpus: "need 64, free 1216 of 1280"}
+		zoneReason: "as set", image: DefaultImage, ami: st.AMI, terraformBinary: tf.Bin, terraformVersion: "1.5.7", vcpus: "need 64, free 1216 of 1280"}
 
 	c, err := p.make(context.Background(), r, s, st, f)
 	if err != nil {
@@ -52,48 +53,44 @@ func TestTerraformCalls(t *testing.T) {
 	work := filepath.Join(runDir, "terraform")
 	varFile := filepath.Join(work, terraform.VarFileName)
 	planFile := filepath.Join(work, terraform.PlanFileName)
-	calls := tf.calls(t)
-	var verbs []string
-	for _, c := range calls {
-		verbs = append(verbs, c.args[0])
-	}
-	if want := []string{"version", "init", "plan", "apply", "output"}; !reflect.DeepEqual(verbs, want) {
+	calls := tf.Calls(t)
+	if verbs, want := tftest.Verbs(calls), []string{"version", "init", "plan", "apply", "output"}; !reflect.DeepEqual(verbs, want) {
 		t.Fatalf("terraform calls %v, want %v", verbs, want)
 	}
 	for _, c := range calls[1:] {
-		if c.cwd != work {
-			t.Errorf("%s ran in %s, want %s", c.args[0], c.cwd, work)
+		if c.Cwd != work {
+			t.Errorf("%s ran in %s, want %s", c.Args[0], c.Cwd, work)
 		}
-		if c.env["CHECKPOINT_DISABLE"] != "1" || c.env["AWS_REGION"] != "us-west-2" {
-			t.Errorf("%s: environment %v: want CHECKPOINT_DISABLE=1 and the AWS settings kept", c.args[0], c.env)
+		if c.Env["CHECKPOINT_DISABLE"] != "1" || c.Env["AWS_REGION"] != "us-west-2" {
+			t.Errorf("%s: environment %v: want CHECKPOINT_DISABLE=1 and the AWS settings kept", c.Args[0], c.Env)
 		}
-		for k := range c.env {
+		for k := range c.Env {
 			if strings.HasPrefix(k, "TF_VAR_") || strings.HasPrefix(k, "YBBENCH_") {
-				t.Errorf("%s: %s reached terraform", c.args[0], k)
+				t.Errorf("%s: %s reached terraform", c.Args[0], k)
 			}
 		}
-		if c.modes["."] != "700" {
-			t.Errorf("%s: working directory mode %s, want 700", c.args[0], c.modes["."])
+		if c.DirMode != "700" {
+			t.Errorf("%s: working directory mode %s, want 700", c.Args[0], c.DirMode)
 		}
-		if m, ok := c.modes[terraform.VarFileName]; ok && m != "600" {
-			t.Errorf("%s: variables file mode %s, want 600", c.args[0], m)
+		if m := c.VarsMode; m != "" && m != "600" {
+			t.Errorf("%s: variables file mode %s, want 600", c.Args[0], m)
 		}
 	}
-	has := func(c tfCall, arg string) bool { return slices.Contains(c.args, arg) }
+	has := func(c tftest.Call, arg string) bool { return slices.Contains(c.Args, arg) }
 	if init := calls[1]; !has(init, "-input=false") || !has(init, "-upgrade=false") {
-		t.Errorf("init %v", init.args)
+		t.Errorf("init %v", init.Args)
 	}
 	if plan := calls[2]; !has(plan, "-out="+planFile) || !has(plan, "-var-file="+varFile) || !has(plan, "-input=false") {
-		t.Errorf("plan %v", plan.args)
+		t.Errorf("plan %v", plan.Args)
 	}
-	if apply := calls[3]; apply.args[len(apply.args)-1] != planFile || slices.ContainsFunc(apply.args, func(a string) bool { return strings.HasPrefix(a, "-var-file") }) {
-		t.Errorf("apply %v: want the saved plan and no variables", apply.args)
+	if apply := calls[3]; apply.Args[len(apply.Args)-1] != planFile || slices.ContainsFunc(apply.Args, func(a string) bool { return strings.HasPrefix(a, "-var-file") }) {
+		t.Errorf("apply %v: want the saved plan and no variables", apply.Args)
 	}
 	if out := calls[4]; !has(out, "-json") {
-		t.Errorf("output %v", out.args)
+		t.Errorf("output %v", out.Args)
 	}
-	if calls[2].modes[terraform.VarFileName] != "600" {
-		t.Errorf("plan: variables file mode %q, want 600", calls[2].modes[terraform.VarFileName])
+	if calls[2].VarsMode != "600" {
+		t.Errorf("plan: variables file mode %q, want 600", calls[2].VarsMode)
 	}
 
 	// The fake wrote its plan and state 0644, as Terraform does.
@@ -108,7 +105,7 @@ func TestTerraformCalls(t *testing.T) {
 	if c.Provider != "aws" || c.Name != r.id || !c.CreatedAt.Equal(created) || !c.ExpiresAt.Equal(created.Add(6*time.Hour)) {
 		t.Errorf("cluster %s/%s created %v expires %v", c.Provider, c.Name, c.CreatedAt, c.ExpiresAt)
 	}
-	wantMeta := map[string]string{MetaRunDir: runDir, MetaRegion: "us-west-2", MetaTerraformBinary: tf.bin,
+	wantMeta := map[string]string{MetaRunDir: runDir, MetaRegion: "us-west-2", MetaTerraformBinary: tf.Bin,
 		infra.MetaTerraformVersion: "1.5.7", MetaZone: "us-west-2a", MetaZoneReason: "as set", MetaAccount: "123456789012",
 		MetaARN: "arn:aws:iam::123456789012:user/bench", MetaImage: DefaultImage, MetaAMI: "ami-0123456789abcdef0",
 		MetaVCPUs: "need 64, free 1216 of 1280"}
@@ -117,7 +114,7 @@ func TestTerraformCalls(t *testing.T) {
 	}
 	installed := installedHostKeys(t, varFile)
 	for i, h := range c.Hosts {
-		dataDirs := []string{"/mnt/d0/ybbench", "/mnt/d1/ybbench"}
+		dataDirs := []string{"/mnt/d0", "/mnt/d1"}
 		if h.Has(infra.RoleClient) {
 			dataDirs = nil
 		}
@@ -154,22 +151,22 @@ func TestTerraformCalls(t *testing.T) {
 	}
 
 	// Destroy from the cluster alone.
-	n := len(tf.calls(t))
+	n := len(tf.Calls(t))
 	if err := New(Config(staticConfig(fe.srv.URL))).Destroy(context.Background(), c); err != nil {
 		t.Fatalf("Destroy: %v", err)
 	}
-	calls = tf.calls(t)[n:]
-	if len(calls) != 2 || calls[0].args[0] != "version" || calls[1].args[0] != "destroy" {
+	calls = tf.Calls(t)[n:]
+	if len(calls) != 2 || calls[0].Args[0] != "version" || calls[1].Args[0] != "destroy" {
 		t.Fatalf("destroy calls: %v", calls)
 	}
-	if d := calls[1]; d.cwd != work || !has(d, "-auto-approve") || !has(d, "-input=false") || !has(d, "-var-file="+varFile) {
-		t.Errorf("destroy %v in %s", d.args, d.cwd)
+	if d := calls[1]; d.Cwd != work || !has(d, "-auto-approve") || !has(d, "-input=false") || !has(d, "-var-file="+varFile) {
+		t.Errorf("destroy %v in %s", d.Args, d.Cwd)
 	}
 	for _, name := range []string{terraform.StateFileName, terraform.StateFileName + ".backup"} {
 		assertMode(t, filepath.Join(work, name), 0o600)
 	}
 	got := fe.actions()
-	for _, want := range []string{"DescribeInstances", "DescribeVolumes", "DescribeKeyPairs", "DescribeSecurityGroups",
+	for _, want := range []string{"DescribeInstances", "DescribeVolumes", "DescribeKeyPairs", "DescribePlacementGroups", "DescribeSecurityGroups",
 		"DescribeRouteTables", "DescribeInternetGateways", "DescribeSubnets", "DescribeVpcs"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Destroy did not look for what remains with %s (asked: %v)", want, got)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/cloudinit"
 	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
@@ -84,7 +85,7 @@ func (p *Provider) make(ctx context.Context, r run, s settings, st runState, f *
 	if err != nil {
 		return nil, fmt.Errorf("aws hosts of run %s: %w", r.id, err)
 	}
-	out, err := apply(ctx, stack)
+	out, err := stack.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("aws hosts of run %s: %w", r.id, err)
 	}
@@ -106,18 +107,6 @@ func imageSetting(spec infra.ClusterSpec) string {
 		return v
 	}
 	return DefaultImage
-}
-
-// apply runs init, plan and apply and reads the hosts, keeping the
-// working directory's secret files private after each step.
-func apply(ctx context.Context, stack *terraform.Stack) ([]infra.Host, error) {
-	if err := stack.Init(ctx); err != nil {
-		return nil, err
-	}
-	if err := stack.Apply(ctx); err != nil {
-		return nil, err
-	}
-	return stack.Hosts(ctx)
 }
 
 // cluster turns the module's hosts output into the run's Cluster,
@@ -146,15 +135,14 @@ func cluster(r run, f *facts, st runState, want []host, out []infra.Host) (*infr
 		if h.ProviderID == "" {
 			h.Errors = append(h.Errors, "no instance id in the module's output")
 		}
-		h.SSH = infra.SSH{User: LoginUser, Port: 22, KeyFile: r.keyFile}
+		h.SSH = infra.SSH{User: cloudinit.LoginUser, Port: 22, KeyFile: r.keyFile}
 		if k, ok := st.HostKeys[h.Name]; ok {
 			h.SSH.HostKey, h.SSH.HostKeySource = k.Public, hostKeySource
 		} else {
 			h.Errors = append(h.Errors, "no host key was generated for it")
 		}
-		h.Base = Base
-		h.DataDirs = w.dataDirs()
-		h.ServiceUser = ServiceUser
+		h.Base, h.ServiceUser = infra.DefaultBase, infra.DefaultServiceUser
+		h.DataDirs = cloudinit.DataDirs(w.dataDisks)
 		for _, e := range h.Errors {
 			problems = append(problems, fmt.Sprintf("%s: %s", h.Name, e))
 		}

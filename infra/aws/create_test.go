@@ -20,7 +20,7 @@ func TestCreateRefusesABadRunFirst(t *testing.T) {
 	spec.Name, spec.RunDir = "bad run id", runDir
 	spec.Lifetime = 0
 	spec.PublicKey = "not a key"
-	_, err := New(TerraformBinary(tf.bin), Config(staticConfig("http://127.0.0.1:1"))).Create(context.Background(), spec)
+	_, err := New(TerraformBinary(tf.Bin), Config(staticConfig("http://127.0.0.1:1"))).Create(context.Background(), spec)
 	if exitcode.Of(err) != exitcode.Config {
 		t.Fatalf("Create: %v (exit %d), want exit 2", err, exitcode.Of(err))
 	}
@@ -29,8 +29,8 @@ func TestCreateRefusesABadRunFirst(t *testing.T) {
 			t.Errorf("the error does not say %q: %v", want, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(tf.dir, "calls")); err == nil {
-		t.Error("terraform ran")
+	if calls := tf.Calls(t); len(calls) != 0 {
+		t.Errorf("terraform ran: %v", calls)
 	}
 	if entries, _ := os.ReadDir(runDir); len(entries) != 0 {
 		t.Errorf("the run directory has %d entries, want none", len(entries))

@@ -2,10 +2,7 @@ package aws
 
 import (
 	"context"
-	"fmt"
-	"os"
-
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"log/slog"
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
@@ -13,8 +10,8 @@ import (
 )
 
 // Destroy removes the run's resources with `terraform destroy` in the
-// run's Terraform directory, then asks EC2 whether anything tagged with
-// the run's id is left (findTagged: terminated instances aside, since
+// run's Terraform directory, then asks EC2 what of the run is left, with
+// the janitor's listing for the run (terminated instances aside, since
 // AWS shows them for an hour after they are gone). It works from the
 // cluster's Meta alone (cluster.json): the run directory, the region, the
 // terraform binary that made the run (when no other is configured).
@@ -22,8 +19,9 @@ import (
 // A failed terraform destroy is not the end: what counts is what remains.
 // When something does, the error is an *infra.LeftoverError classified
 // exitcode.Teardown, naming each resource and the janitor command that
-// removes them; when the remains cannot be listed, a Teardown error
-// saying how to look.
+// removes them. When the remains cannot all be listed, or one carries the
+// run's id with tags the janitor cannot read (it leaves such a resource
+// alone), the error is a Teardown one saying so and how to look.
 func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	if c == nil || c.Meta[MetaRunDir] == "" {
 		return exitcode.Errorf(exitcode.Config, "aws provider: Destroy: the cluster has no %q in its meta (not made by the aws provider?)", MetaRunDir)
@@ -37,7 +35,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 	log := p.log.With("run", c.Name, "region", region)
 
-	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(p.destroyBinary(c)), terraform.Logger(log))
+	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(terraform.RunBinary(p.terraformBin, c.Meta[MetaTerraformBinary])), terraform.Logger(log))
 	if tfErr == nil {
 		tfErr = stack.Destroy(ctx)
 	}
@@ -45,18 +43,9 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 		log.Warn("terraform destroy failed; checking what remains", "err", tfErr)
 	}
 
-	janitor := fmt.Sprintf("ybbench janitor --provider %s --region %s --run %s", ProviderName, region, c.Name)
-	left, err := p.remains(ctx, region, c.Name)
-	if err != nil {
-		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("aws provider: cannot verify the teardown of run %s: %w (list what remains with: %s)",
-			c.Name, err, janitor))
-	}
-	if len(left) > 0 {
-		for i := range left {
-			left[i].Region = region
-		}
-		return exitcode.Wrap(exitcode.Teardown, &infra.LeftoverError{Provider: ProviderName, RunID: c.Name,
-			Scope: "--region " + region, Resources: left})
+	left, damaged, err := p.remains(ctx, region, c.Name, log)
+	if err := infra.RemainsError(ProviderName, c.Name, "--region "+region, tfErr, left, damaged, err); err != nil {
+		return exitcode.Errorf(exitcode.Teardown, "%w", err) // over the listing's own class (exit 3)
 	}
 	if tfErr != nil {
 		log.Warn("terraform destroy failed, but nothing of the run remains; its state in the run directory is stale", "err", tfErr)
@@ -65,26 +54,20 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	return nil
 }
 
-// destroyBinary is the terraform to destroy with: the configured one,
-// else the one that made the run if it is still there, else the Stack's
-// own search ($YBBENCH_TERRAFORM, PATH).
-func (p *Provider) destroyBinary(c *infra.Cluster) string {
-	if p.terraformBin != "" {
-		return p.terraformBin
-	}
-	if b := c.Meta[MetaTerraformBinary]; b != "" {
-		if st, err := os.Stat(b); err == nil && st.Mode().IsRegular() {
-			return b
+// remains lists what of the run is still in the region: the janitor's
+// listing of the run, its damaged resources returned, not logged.
+func (p *Provider) remains(ctx context.Context, region, runID string, log *slog.Logger) ([]infra.Resource, []error, error) {
+	client := withJanitorEC2(p.ec2)
+	if p.ec2 == nil {
+		cfg, err := p.config(ctx, region)
+		if err != nil {
+			return nil, nil, err
 		}
+		client = JanitorConfig(cfg)
 	}
-	return ""
-}
-
-// remains lists what of the run is still in the region.
-func (p *Provider) remains(ctx context.Context, region, runID string) ([]infra.Resource, error) {
-	cfg, err := p.config(ctx, region)
+	j, err := NewJanitor(ctx, region, client, JanitorLogger(log))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return findTagged(ctx, ec2.NewFromConfig(cfg), runFilters(runID))
+	return j.list(ctx, infra.JanitorFilter{RunID: runID})
 }

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/ybbench/ybbench/infra/terraform/tftest"
 )
 
 // staticConfig is a ConfigFunc for an endpoint that takes any
@@ -57,101 +55,13 @@ func (f *fakeEC2) actions() []string {
 	return append([]string(nil), f.got...)
 }
 
-// fakeTerraformScript stands in for terraform: it records each call (its
-// arguments, working directory, the environment that matters here, and
-// the modes of the working directory and of the variables file), and
-// answers as Terraform would, writing its plan and state readable by all
-// as Terraform 1.5.7 does. A file fail-<command> in its directory makes
-// that command fail; leave-<command> is a command to run before it
-// answers (a destroy that leaves something behind).
-const fakeTerraformScript = `#!/bin/sh
-umask 022
-dir=@DIR@
-{
-  echo "--- call"
-  echo "cwd $PWD"
-  for a in "$@"; do echo "arg $a"; done
-  env | LC_ALL=C sort | grep -E '^(TF_[A-Z_]*|CHECKPOINT_DISABLE|AWS_[A-Z_]*|YBBENCH_[A-Z_]*)=' | sed 's/^/env /'
-  echo "mode . $(stat -c %a .)"
-  [ -f terraform.tfvars.json ] && echo "mode terraform.tfvars.json $(stat -c %a terraform.tfvars.json)"
-} >>"$dir/calls"
-if [ "$1" = version ]; then
-  echo '{"terraform_version":"1.5.7","platform":"linux_amd64","provider_selections":{},"terraform_outdated":false}'
-  exit 0
-fi
-[ -f "$dir/leave-$1" ] && sh "$dir/leave-$1"
-if [ -f "$dir/fail-$1" ]; then cat "$dir/fail-$1" >&2; exit 1; fi
-case $1 in
-init) echo "Terraform has been successfully initialized!" ;;
-plan)
-  for a in "$@"; do case $a in -out=*) echo "fake plan" >"${a#-out=}" ;; esac; done
-  exit 2 ;;
-apply) echo '{"version":4}' >terraform.tfstate ;;
-output) cat "$dir/output.json" ;;
-destroy) cp terraform.tfstate terraform.tfstate.backup; echo '{"version":4,"resources":[]}' >terraform.tfstate ;;
-*) echo "fake terraform: unexpected command $1" >&2; exit 1 ;;
-esac
-`
-
-// fakeTerraform is the fake's directory and binary.
-type fakeTerraform struct{ dir, bin string }
-
-func newFakeTerraform(t *testing.T) *fakeTerraform {
+// newFakeTerraform is a fake terraform (tftest) whose hosts output is
+// fakeHostsOutput.
+func newFakeTerraform(t *testing.T) *tftest.Fake {
 	t.Helper()
-	dir := t.TempDir()
-	f := &fakeTerraform{dir: dir, bin: filepath.Join(dir, "terraform")}
-	if err := os.WriteFile(f.bin, []byte(strings.ReplaceAll(fakeTerraformScript, "@DIR@", dir)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f.write(t, "output.json", fakeHostsOutput)
+	f := tftest.New(t)
+	f.SetOutput(t, fakeHostsOutput)
 	return f
-}
-
-func (f *fakeTerraform) write(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(f.dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// tfCall is one recorded call.
-type tfCall struct {
-	cwd   string
-	args  []string
-	env   map[string]string
-	modes map[string]string
-}
-
-func (f *fakeTerraform) calls(t *testing.T) []tfCall {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(f.dir, "calls"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var calls []tfCall
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		k, v, _ := strings.Cut(line, " ")
-		if k == "---" {
-			calls = append(calls, tfCall{env: map[string]string{}, modes: map[string]string{}})
-			continue
-		}
-		c := &calls[len(calls)-1]
-		switch k {
-		case "cwd":
-			c.cwd = v
-		case "arg":
-			c.args = append(c.args, v)
-		case "env":
-			ek, ev, _ := strings.Cut(v, "=")
-			c.env[ek] = ev
-		case "mode":
-			file, mode, _ := strings.Cut(v, " ")
-			c.modes[file] = mode
-		default:
-			t.Fatalf("calls: unexpected line %q", line)
-		}
-	}
-	return calls
 }
 
 // fakeHostsOutput is what terraform/aws's hosts output looks like for

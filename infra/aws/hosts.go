@@ -2,10 +2,8 @@ package aws
 
 import (
 	"fmt"
-	"path"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/infra/cloudinit"
 )
 
 // host is one host the run asks the module for.
@@ -30,22 +28,6 @@ func (s settings) hosts() []host {
 	}
 	for i := 1; i <= s.clients; i++ {
 		out = append(out, host{name: fmt.Sprintf("client-%d", i), role: infra.RoleClient, instanceType: s.clientType})
-	}
-	return out
-}
-
-// dataDirSub is the directory on each data disk's mount the database
-// writes under: one the run creates, rather than the mount point itself,
-// which the disk script made and which a flavor must not adopt (the
-// run removes only directories it created).
-const dataDirSub = "ybbench"
-
-// dataDirs are a host's data directories, one on each data disk's mount
-// (cloudinit.DataDir), in disk order; none for a host without data disks.
-func (h host) dataDirs() []string {
-	var out []string
-	for i := range h.dataDisks {
-		out = append(out, path.Join(cloudinit.DataDir(i), dataDirSub))
 	}
 	return out
 }

@@ -30,7 +30,7 @@ type Janitor struct {
 	// retry paces the deletes the cloud refuses for a while (a security
 	// group whose network interfaces are still going away); terminate
 	// paces the wait for instances to be terminated.
-	retry, terminate janBackoff
+	retry, terminate infra.Backoff
 }
 
 var _ infra.Janitor = (*Janitor)(nil)
@@ -106,7 +106,7 @@ func NewJanitor(ctx context.Context, region string, opts ...JanitorOption) (*Jan
 	j := &Janitor{
 		region:    region,
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
-		sleep:     janSleep,
+		sleep:     infra.Sleep,
 		retry:     janDependencyRetry,
 		terminate: janTerminateWait,
 	}
@@ -128,16 +128,4 @@ func NewJanitor(ctx context.Context, region string, opts ...JanitorOption) (*Jan
 	cfg.Region = region
 	j.ec2 = ec2.NewFromConfig(cfg)
 	return j, nil
-}
-
-// janSleep waits d, or less when ctx ends.
-func janSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

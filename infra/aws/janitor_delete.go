@@ -153,8 +153,8 @@ func (j *Janitor) deleteInstances(ctx context.Context, rs []infra.Resource) (lef
 // tests.
 func (j *Janitor) waitTerminated(ctx context.Context, ids []string) map[string]error {
 	failed := map[string]error{}
-	d, slept := j.terminate.first, time.Duration(0)
-	for len(ids) > 0 {
+	var slept time.Duration
+	for poll := 1; len(ids) > 0; poll++ {
 		states, err := j.instanceStates(ctx, ids)
 		if err != nil {
 			for _, id := range ids {
@@ -169,7 +169,8 @@ func (j *Janitor) waitTerminated(ctx context.Context, ids []string) map[string]e
 		if len(ids) == 0 {
 			break
 		}
-		if slept+d > j.terminate.budget {
+		d, ok := j.terminate.After(poll, slept)
+		if !ok {
 			for _, id := range ids {
 				failed[id] = fmt.Errorf("still %s %s after it was terminated", states[id], slept)
 			}
@@ -182,7 +183,6 @@ func (j *Janitor) waitTerminated(ctx context.Context, ids []string) map[string]e
 			break
 		}
 		slept += d
-		d = min(2*d, j.terminate.max)
 	}
 	return failed
 }

@@ -87,12 +87,22 @@ var janListers = map[string]janLister{
 // what the others gave is returned with an error naming them (exit 3);
 // placement groups the API does not implement (moto) are only a warning.
 func (j *Janitor) List(ctx context.Context, f infra.JanitorFilter) ([]infra.Resource, error) {
+	out, damaged, err := j.list(ctx, f)
+	for _, d := range damaged {
+		j.log.Warn("not listed: its ybbench tags are damaged", "region", j.region, "err", d)
+	}
+	return out, err
+}
+
+// list is List, with the resources whose ybbench tags are damaged (of
+// the run, when f names one) returned as errors naming them instead of
+// logged: Destroy cannot call a run's teardown verified while one remains.
+func (j *Janitor) list(ctx context.Context, f infra.JanitorFilter) (out []infra.Resource, damaged []error, err error) {
 	now := f.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
 	filters := janTagFilters(f.RunID)
-	var out []infra.Resource
 	var errs []error
 	for _, typ := range janOrder {
 		if err := ctx.Err(); err != nil {
@@ -108,13 +118,14 @@ func (j *Janitor) List(ctx context.Context, f infra.JanitorFilter) ([]infra.Reso
 			errs = append(errs, fmt.Errorf("listing %ss: %w", typ, err))
 			continue
 		}
-		out = append(out, j.pick(typ, items, f.RunID, now)...)
+		found, bad := j.pick(typ, items, f.RunID, now)
+		out, damaged = append(out, found...), append(damaged, bad...)
 	}
 	janSort(out)
 	if len(errs) > 0 {
-		return out, exitcode.Wrap(exitcode.Infra, fmt.Errorf("aws janitor, region %s: %w", j.region, errors.Join(errs...)))
+		return out, damaged, exitcode.Wrap(exitcode.Infra, fmt.Errorf("aws janitor, region %s: %w", j.region, errors.Join(errs...)))
 	}
-	return out, nil
+	return out, damaged, nil
 }
 
 // janTagFilters select ybbench's resources, of one run when runID is set.
@@ -127,16 +138,20 @@ func janTagFilters(runID string) []types.Filter {
 }
 
 // pick keeps the items whose own tags say they are ybbench's and selected:
-// of run runID when it is set, else expired at now.
-func (j *Janitor) pick(typ string, items []janItem, runID string, now time.Time) []infra.Resource {
-	var out []infra.Resource
+// of run runID when it is set, else expired at now. An item marked managed
+// whose other tags cannot be read comes back as an error naming it, when
+// runID is not set or is the run its run-id tag names.
+func (j *Janitor) pick(typ string, items []janItem, runID string, now time.Time) (out []infra.Resource, damaged []error) {
 	for _, it := range items {
-		found, err := cloudtag.ParseAWSTags(janTagMap(it.tags))
+		tags := tagMap(it.tags)
+		found, err := cloudtag.ParseAWSTags(tags)
 		if errors.Is(err, cloudtag.ErrUnmanaged) {
 			continue
 		}
 		if err != nil {
-			j.log.Warn("not listed: its ybbench tags are damaged", "type", typ, "id", it.id, "region", j.region, "err", err)
+			if runID == "" || tags[cloudtag.TagRunID] == runID {
+				damaged = append(damaged, fmt.Errorf("%s %s: %w", typ, it.id, err))
+			}
 			continue
 		}
 		selected := found.Expired(now)
@@ -152,11 +167,11 @@ func (j *Janitor) pick(typ string, items []janItem, runID string, now time.Time)
 		}
 		out = append(out, infra.Resource{Type: typ, ID: it.id, Region: j.region, Zone: it.zone, RunID: found.Run, Expires: found.Expires})
 	}
-	return out
+	return out, damaged
 }
 
-// janTagMap turns EC2's tag list into a map.
-func janTagMap(tags []types.Tag) map[string]string {
+// tagMap turns EC2's tag list into a map.
+func tagMap(tags []types.Tag) map[string]string {
 	m := make(map[string]string, len(tags))
 	for _, t := range tags {
 		m[awssdk.ToString(t.Key)] = awssdk.ToString(t.Value)

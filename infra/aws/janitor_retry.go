@@ -8,24 +8,17 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go"
+	"github.com/ybbench/ybbench/infra"
 )
-
-// janBackoff is a bounded exponential backoff: waits of first, 2×first, …
-// each at most max, stopping before their sum would pass budget. The sum
-// of the waits, not the clock, is bounded, so a test's recorded waits show
-// the bound exactly.
-type janBackoff struct {
-	first, max, budget time.Duration
-}
 
 // janDependencyRetry paces deletes refused with DependencyViolation:
 // on AWS a terminated instance's network interfaces take a minute or two
 // to go, and until then its security group and subnet are in use.
-var janDependencyRetry = janBackoff{first: 2 * time.Second, max: 30 * time.Second, budget: 5 * time.Minute}
+var janDependencyRetry = infra.Backoff{First: 2 * time.Second, Max: 30 * time.Second, Budget: 5 * time.Minute}
 
 // janTerminateWait paces the wait for instances to be terminated (the
 // SDK's waiter polls every 15 s; instances usually go within minutes).
-var janTerminateWait = janBackoff{first: 5 * time.Second, max: 15 * time.Second, budget: 10 * time.Minute}
+var janTerminateWait = infra.Backoff{First: 5 * time.Second, Max: 15 * time.Second, Budget: 10 * time.Minute}
 
 // Error codes the janitor tells apart.
 const (
@@ -61,7 +54,7 @@ func janIsGone(err error) bool { return slices.Contains(janGoneCodes, janAPICode
 // gone (both nil), fails with a code not in retryOn (that error), or the
 // backoff's budget is spent (the last refusal, saying how long it lasted).
 func (j *Janitor) deleting(ctx context.Context, retryOn []string, op func(context.Context) error) error {
-	d, slept := j.retry.first, time.Duration(0)
+	var slept time.Duration
 	for attempt := 1; ; attempt++ {
 		err := op(ctx)
 		if err == nil || janIsGone(err) {
@@ -70,7 +63,8 @@ func (j *Janitor) deleting(ctx context.Context, retryOn []string, op func(contex
 		if !slices.Contains(retryOn, janAPICode(err)) {
 			return err
 		}
-		if slept+d > j.retry.budget {
+		d, ok := j.retry.After(attempt, slept)
+		if !ok {
 			return fmt.Errorf("%w (refused %d times over %s)", err, attempt, slept)
 		}
 		j.log.Debug("refused, retrying", "code", janAPICode(err), "attempt", attempt, "wait", d)
@@ -78,6 +72,5 @@ func (j *Janitor) deleting(ctx context.Context, retryOn []string, op func(contex
 			return fmt.Errorf("%w (stopped retrying: %w)", err, serr)
 		}
 		slept += d
-		d = min(2*d, j.retry.max)
 	}
 }

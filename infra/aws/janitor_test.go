@@ -156,7 +156,7 @@ func TestJanitorListsExpiredResourcesOfOurs(t *testing.T) {
 			if calls := rec.log(); len(calls) != 0 {
 				t.Errorf("the dry run changed something: %q", calls)
 			}
-			if !strings.Contains(logs.String(), "id=sg-damaged") || !strings.Contains(logs.String(), `ybbench:expires: \"yesterday\" is not an RFC 3339 time`) {
+			if !strings.Contains(logs.String(), `level=WARN msg="not listed: its ybbench tags are damaged" region=us-west-2 err="security-group sg-damaged: ybbench:expires: \"yesterday\" is not an RFC 3339 time"`) {
 				t.Errorf("no warning about sg-damaged's expiry:\n%s", logs)
 			}
 		})
@@ -299,8 +299,8 @@ func TestJanitorDependencyViolationBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if attempts < 3 || waited > janDependencyRetry.budget || waited <= janDependencyRetry.budget-janDependencyRetry.max {
-			t.Errorf("%s: %d attempts, waits adding up to %s; want retries until the waits reach the budget %s, not past it", call, attempts, waited, janDependencyRetry.budget)
+		if attempts < 3 || waited > janDependencyRetry.Budget || waited <= janDependencyRetry.Budget-janDependencyRetry.Max {
+			t.Errorf("%s: %d attempts, waits adding up to %s; want retries until the waits reach the budget %s, not past it", call, attempts, waited, janDependencyRetry.Budget)
 		}
 	}
 	for _, r := range a.old {
@@ -344,8 +344,8 @@ func TestJanitorInstancesThatNeverTerminate(t *testing.T) {
 		}
 		waited += d
 	}
-	if waited > janTerminateWait.budget || waited <= janTerminateWait.budget-janTerminateWait.max {
-		t.Errorf("waited %s for termination; want up to the budget %s", waited, janTerminateWait.budget)
+	if waited > janTerminateWait.Budget || waited <= janTerminateWait.Budget-janTerminateWait.Max {
+		t.Errorf("waited %s for termination; want up to the budget %s", waited, janTerminateWait.Budget)
 	}
 	for _, id := range []string{"vol-spare-old", "key-old", "rtb-old", "igw-old"} {
 		if a.fake.has(id) {

@@ -13,7 +13,7 @@ import (
 const (
 	MetaRunDir          = infra.MetaRunDir
 	MetaRegion          = infra.MetaRegion
-	MetaTerraformBinary = "terraform_binary"
+	MetaTerraformBinary = infra.MetaTerraformBinary
 
 	MetaZone       = "zone"
 	MetaZoneReason = "zone_reason" // "as set", or why zone_fallback chose another

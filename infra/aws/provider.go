@@ -13,20 +13,6 @@ import (
 	modules "github.com/ybbench/ybbench/terraform"
 )
 
-// ServiceUser is the unprivileged OS user database servers run as on aws
-// hosts: the same name as an inventory's default, created by each flavor's
-// prepare script (the hosts are not Shared, so the flavors may add users).
-// The login user, ubuntu, is the image's and is never the service user.
-const ServiceUser = "ybbench"
-
-// LoginUser is the user the run logs in as: Canonical's Ubuntu images
-// install the key pair's key for it (cloud.md §9 lists this as read from
-// the images' documentation, not re-checked here).
-const LoginUser = "ubuntu"
-
-// Base is the directory on every host for what the run writes there.
-const Base = "/opt/ybbench"
-
 // Provider makes and removes a run's hosts on EC2.
 type Provider struct {
 	terraformBin string
@@ -37,6 +23,9 @@ type Provider struct {
 	// random is what host keys are made from (nil: crypto/rand); tests
 	// set it to get the same keys every time.
 	random io.Reader
+	// ec2, when set, is what Destroy's check for remains asks instead of
+	// a client of the region's configuration (tests: a fake account).
+	ec2 janitorEC2
 }
 
 var (

@@ -129,22 +129,6 @@ func TestHosts(t *testing.T) {
 	if hs[0].dataDisks != 2 || hs[0].gp3 != 0 || hs[3].dataDisks != 0 {
 		t.Errorf("i3 disks: %+v", hs)
 	}
-	if got := hs[0].dataDirs(); strings.Join(got, ",") != "/mnt/d0/ybbench,/mnt/d1/ybbench" {
-		t.Errorf("data dirs: %v", got)
-	}
-	if got := hs[3].dataDirs(); got != nil {
-		t.Errorf("client data dirs: %v", got)
-	}
-	for _, h := range hs {
-		for _, d := range h.dataDirs() {
-			if why := infra.CheckHostDir(d); why != "" {
-				t.Errorf("%s: data dir %s: %s", h.name, d, why)
-			}
-		}
-	}
-	if why := infra.CheckHostDir(Base); why != "" {
-		t.Errorf("base %s: %s", Base, why)
-	}
 	c, _ := readSettings(c5Spec())
 	if h := c.hosts()[0]; h.gp3 != 2 || h.dataDisks != 2 {
 		t.Errorf("c5 db host: %+v", h)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -25,16 +24,13 @@ type run struct {
 	pubKey, keyFile string
 }
 
-// runIDPattern is what the module's run_id takes.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // readRun checks what Create needs beyond the settings, every problem at
 // once.
 func readRun(spec infra.ClusterSpec) (run, []error) {
 	var errs []error
 	r := run{id: spec.Name, owner: spec.Owner, lifetime: spec.Lifetime}
-	if !runIDPattern.MatchString(spec.Name) {
-		errs = append(errs, fmt.Errorf("run id %q: want 1-64 characters of letters, digits, '.', '_', '-'", spec.Name))
+	if !infra.ValidRunID(spec.Name) {
+		errs = append(errs, fmt.Errorf("run id %q: want %s", spec.Name, infra.RunIDRule))
 	}
 	var err error
 	if r.runDir, err = filepath.Abs(spec.RunDir); spec.RunDir == "" || err != nil {

@@ -21,9 +21,22 @@ var DiskPatterns = []string{
 // MountRoot is where data disks are mounted: MountRoot/d0, d1, ….
 const MountRoot = "/mnt"
 
-// DataDir returns the mount point of data disk i (0-based), the directory
-// Host.DataDirs entries live on.
+// DataDir returns the mount point of data disk i (0-based).
 func DataDir(i int) string { return fmt.Sprintf("%s/d%d", MountRoot, i) }
+
+// DataDirs are the Host.DataDirs of a cloud host with count data disks:
+// each disk's mount point, in disk order (none without disks). A flavor
+// writes only in a directory of the run's own below each
+// (provision.OwnDir: /mnt/d0/ybbench), which the run makes and removes,
+// so the mount point itself is neither adopted nor removed; and each is
+// on a mount of its own, which the preflight checks.
+func DataDirs(count int) []string {
+	var out []string
+	for i := range count {
+		out = append(out, DataDir(i))
+	}
+	return out
+}
 
 //go:embed disks.sh.tmpl
 var disksTmpl string

@@ -4,8 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/infra"
 )
 
 // fakeByID builds a by-id directory whose links lead to plain files
@@ -124,8 +127,22 @@ func TestDiskScriptTooFewDisks(t *testing.T) {
 	}
 }
 
-func TestDataDir(t *testing.T) {
+// TestDataDirs: a cloud host's data directories are its disks' mount
+// points, each one a host may use (infra.CheckHostDir).
+func TestDataDirs(t *testing.T) {
 	if got := DataDir(1); got != "/mnt/d1" {
 		t.Errorf("DataDir(1) = %q", got)
+	}
+	got := DataDirs(2)
+	if !slices.Equal(got, []string{"/mnt/d0", "/mnt/d1"}) {
+		t.Errorf("DataDirs(2) = %q", got)
+	}
+	for _, d := range got {
+		if why := infra.CheckHostDir(d); why != "" {
+			t.Errorf("data dir %s: %s", d, why)
+		}
+	}
+	if got := DataDirs(0); got != nil {
+		t.Errorf("DataDirs(0) = %q", got)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/textproto"
-	"regexp"
 	"strings"
 	"text/template"
 	"time"
@@ -26,6 +25,13 @@ const (
 	CloudAWS = "aws"
 	CloudGCP = "gcp"
 )
+
+// LoginUser is the user a run logs in to its cloud hosts as: the default
+// user of Canonical's Ubuntu images, who gets the run's key (from the EC2
+// key pair through cloud-init, from the ssh-keys metadata through Google's
+// guest environment) and passwordless sudo. cloud.md §9 lists this as read
+// from the images' documentation, not re-checked here.
+const LoginUser = "ubuntu"
 
 // boundary separates the parts. Fixed, so the rendering is repeatable
 // (Terraform replaces a host whose user data changes); it cannot occur in
@@ -45,15 +51,11 @@ type Params struct {
 	DataDisks int
 }
 
-// runID is what a run id may be (internal/pipeline.NewID and the local
-// provider's check): the values end up in shell comments and unit files.
-var runID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // validate reports every problem with p at once, each naming its field.
 func (p Params) validate() error {
 	var errs []error
-	if !runID.MatchString(p.RunID) {
-		errs = append(errs, fmt.Errorf("run id %q: want 1-64 letters, digits and ._-", p.RunID))
+	if !infra.ValidRunID(p.RunID) {
+		errs = append(errs, fmt.Errorf("run id %q: want %s", p.RunID, infra.RunIDRule))
 	}
 	if !infra.ValidHostName(p.Host) {
 		errs = append(errs, fmt.Errorf("host %q: want 1-63 letters, digits and ._-", p.Host))

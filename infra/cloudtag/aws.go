@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ybbench/ybbench/infra"
 )
 
 // The AWS tag keys. The "ybbench:" prefix keeps them apart from other
@@ -66,7 +68,7 @@ func ParseAWSTags(tags map[string]string) (Found, error) {
 	}
 	var errs []error
 	f := Found{Run: tags[TagRunID], Owner: tags[TagOwner]}
-	if !runIDPattern.MatchString(f.Run) {
+	if !infra.ValidRunID(f.Run) {
 		errs = append(errs, fmt.Errorf("tag %s: %q is not a run id", TagRunID, f.Run))
 	}
 	f.RunHash = RunHash(f.Run)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/ybbench/ybbench/infra"
 )
 
 // GCP networks and firewalls take no labels (cloud.md §2.2, G2), so the
@@ -21,7 +23,7 @@ var gceName = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 // such as "net", "ssh" or "db-1". It fails, naming the argument, when the
 // result would not be a valid GCE name.
 func GCPName(runID, what string) (string, error) {
-	if !runIDPattern.MatchString(runID) {
+	if !infra.ValidRunID(runID) {
 		return "", fmt.Errorf("gcp name: run id %q is not a run id", runID)
 	}
 	n := namePrefix + RunHash(runID) + "-" + what
@@ -98,7 +100,7 @@ func ParseGCPDescription(d string) (Found, error) {
 		return Found{}, ErrUnmanaged
 	}
 	f := Found{Run: kv[TagRunID]}
-	if !runIDPattern.MatchString(f.Run) {
+	if !infra.ValidRunID(f.Run) {
 		errs = append(errs, fmt.Errorf("description: %s %q is not a run id", TagRunID, f.Run))
 	}
 	f.RunHash = RunHash(f.Run)

@@ -12,8 +12,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
+
+	"github.com/ybbench/ybbench/infra"
 )
 
 // Meta is what a run's cloud resources carry.
@@ -30,15 +31,11 @@ type Meta struct {
 // ybbench's managed mark: the janitor must neither list nor touch it.
 var ErrUnmanaged = errors.New("not managed by ybbench")
 
-// runIDPattern is what a run id may be (internal/pipeline.NewID, the
-// local provider's check).
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // validate reports every problem with m at once, each naming its field.
 func (m Meta) validate() error {
 	var errs []error
-	if !runIDPattern.MatchString(m.RunID) {
-		errs = append(errs, fmt.Errorf("run id %q: want 1-64 letters, digits and ._-, starting with a letter or digit", m.RunID))
+	if !infra.ValidRunID(m.RunID) {
+		errs = append(errs, fmt.Errorf("run id %q: want %s", m.RunID, infra.RunIDRule))
 	}
 	if m.Created.IsZero() {
 		errs = append(errs, errors.New("created: not set"))

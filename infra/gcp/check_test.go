@@ -15,11 +15,12 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/terraform/tftest"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
 // testRunID is the run the fixtures hold resources of: its run hash is
-// 83e7a2d1b2148bc6 (testdata/cases/instances-left.json, network-ours.json).
+// 83e7a2d1b2148bc6 (testdata/cases/instances-left.json, networks-left.json).
 const testRunID = "kv-ycql-261201-1830-0a1b2c3d"
 
 // testSpec is kv-ycql's documented GCP hardware in the fixture project:
@@ -50,9 +51,9 @@ func testSpec(t *testing.T) infra.ClusterSpec {
 }
 
 // testProvider reaches the fixture server and runs the fake terraform.
-func testProvider(t *testing.T, api *apiServer, tf *fakeTF) *Provider {
+func testProvider(t *testing.T, api *apiServer, tf *tftest.Fake) *Provider {
 	t.Helper()
-	return New(ClientOptions(api.options()...), TerraformBinary(tf.bin), Logger(slog.New(slog.DiscardHandler)))
+	return New(ClientOptions(api.options()...), TerraformBinary(tf.Bin), Logger(slog.New(slog.DiscardHandler)))
 }
 
 // settingErrors collects the settings every *infra.SettingError in err's
@@ -83,7 +84,7 @@ func settingErrors(err error) map[string]string {
 }
 
 func TestCheckPasses(t *testing.T) {
-	api, tf := newAPIServer(t), newFakeTerraform(t)
+	api, tf := newAPIServer(t), tftest.New(t)
 	p := testProvider(t, api, tf)
 	spec := testSpec(t)
 	if err := p.Check(context.Background(), spec); err != nil {
@@ -123,7 +124,7 @@ func TestCheckPasses(t *testing.T) {
 }
 
 func TestCheckMachineTypeNotOffered(t *testing.T) {
-	api, tf := newAPIServer(t), newFakeTerraform(t)
+	api, tf := newAPIServer(t), tftest.New(t)
 	p := testProvider(t, api, tf)
 	spec := testSpec(t)
 	spec.Zone = "us-central1-f"
@@ -159,7 +160,7 @@ func TestCheckZoneFallback(t *testing.T) {
 		{"every type", "n2-standard-8", "us-central1-b", map[string]int32{"n1-standard-16": 16, "n2-standard-8": 8}, "N2_CPUS need 8, free 24 of 24"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			api, tf := newAPIServer(t), newFakeTerraform(t)
+			api, tf := newAPIServer(t), tftest.New(t)
 			p := testProvider(t, api, tf)
 			spec := testSpec(t)
 			spec.Zone, spec.ClientType = "us-central1-f", tc.client
@@ -187,7 +188,7 @@ func TestCheckZoneFallback(t *testing.T) {
 // TestCheckNoZoneSet: a region set without a zone gets the region's first
 // zone that offers the types, recorded.
 func TestCheckNoZoneSet(t *testing.T) {
-	api, tf := newAPIServer(t), newFakeTerraform(t)
+	api, tf := newAPIServer(t), tftest.New(t)
 	p := testProvider(t, api, tf)
 	spec := testSpec(t)
 	spec.Region, spec.ClientType = "us-central1", "n2-standard-8"
@@ -211,7 +212,7 @@ func TestCheckQuotaShort(t *testing.T) {
 			"quota LOCAL_SSD_TOTAL_GB in region us-central1 is short: need 2250, free 1500 (limit 3000, in use 1500)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			api, tf := newAPIServer(t), newFakeTerraform(t)
+			api, tf := newAPIServer(t), tftest.New(t)
 			api.answer("projects/ybb-test/regions/us-central1", tc.fixture)
 			p := testProvider(t, api, tf)
 			err := p.Check(context.Background(), testSpec(t))
@@ -247,7 +248,7 @@ func TestCheckAPIRefusals(t *testing.T) {
 			exitcode.Config, infra.OptionProject, []string{"accessNotConfigured", "gcloud services enable compute.googleapis.com --project ybb-test"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			api, tf := newAPIServer(t), newFakeTerraform(t)
+			api, tf := newAPIServer(t), tftest.New(t)
 			api.answer(tc.path, tc.fixture)
 			p := testProvider(t, api, tf)
 			err := p.Check(context.Background(), testSpec(t))
@@ -298,7 +299,7 @@ func TestCheckEveryProblemAtOnce(t *testing.T) {
 }
 
 func TestCheckUnknownRegion(t *testing.T) {
-	api, tf := newAPIServer(t), newFakeTerraform(t)
+	api, tf := newAPIServer(t), tftest.New(t)
 	p := testProvider(t, api, tf)
 	spec := testSpec(t)
 	spec.Region = "us-nowhere1"
@@ -312,7 +313,7 @@ func TestCheckUnknownRegion(t *testing.T) {
 // TestCheckWithoutProject: the project is required; nothing is asked of
 // the API without one.
 func TestCheckWithoutProject(t *testing.T) {
-	api, tf := newAPIServer(t), newFakeTerraform(t)
+	api, tf := newAPIServer(t), tftest.New(t)
 	p := testProvider(t, api, tf)
 	spec := testSpec(t)
 	delete(spec.Options, infra.OptionProject)
@@ -344,11 +345,11 @@ func TestCheckWithoutCredentials(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tf := newFakeTerraform(t)
+			tf := tftest.New(t)
 			home := t.TempDir()
 			t.Setenv("HOME", home)
 			source := tc.env(t)
-			p := New(TerraformBinary(tf.bin))
+			p := New(TerraformBinary(tf.Bin))
 			err := p.Check(context.Background(), testSpec(t))
 			if err == nil && tc.name == "none anywhere" {
 				t.Skip("this machine answers as a Google Cloud metadata server with credentials")

@@ -108,7 +108,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
-	out, err := p.apply(ctx, stack)
+	out, err := stack.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
@@ -117,6 +117,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 		return nil, err
 	}
 	c.Meta[infra.MetaTerraformVersion] = stack.Version()
+	c.Meta[infra.MetaTerraformBinary] = stack.BinaryPath()
 	log.Info("gcp hosts made", "hosts", len(c.Hosts), "project", f.project, "zone", f.zone, "expires", st.Expires)
 	return c, nil
 }
@@ -146,18 +147,6 @@ func createInputs(spec infra.ClusterSpec) (runDir, pubKey, keyFile string, err e
 		return "", "", "", exitcode.Wrap(exitcode.Config, fmt.Errorf("gcp provider: %w", errors.Join(errs...)))
 	}
 	return runDir, pubKey, keyFile, nil
-}
-
-// apply runs init, plan and apply, and reads the hosts output (the Stack
-// keeps the files Terraform writes 0600).
-func (p *Provider) apply(ctx context.Context, stack *terraform.Stack) ([]infra.Host, error) {
-	if err := stack.Init(ctx); err != nil {
-		return nil, err
-	}
-	if err := stack.Apply(ctx); err != nil {
-		return nil, err
-	}
-	return stack.Hosts(ctx)
 }
 
 // cluster turns the module's output into the run's Cluster, checking it
@@ -204,16 +193,14 @@ func (p *Provider) cluster(runID, runDir, keyFile string, f *facts, st runState,
 		if h.ProviderID == "" {
 			h.Errors = append(h.Errors, "no instance id in the module's output")
 		}
-		h.SSH = infra.SSH{User: LoginUser, Port: 22, KeyFile: keyFile, HostKeySource: HostKeySource}
+		h.SSH = infra.SSH{User: cloudinit.LoginUser, Port: 22, KeyFile: keyFile, HostKeySource: HostKeySource}
 		if k, ok := st.HostKeys[h.Name]; ok {
 			h.SSH.HostKey = k.Public
 		} else {
 			h.Errors = append(h.Errors, "no host key was made for it")
 		}
-		h.Base, h.ServiceUser = Base, ServiceUser
-		for d := range want.LocalSSDs {
-			h.DataDirs = append(h.DataDirs, cloudinit.DataDir(d))
-		}
+		h.Base, h.ServiceUser = infra.DefaultBase, infra.DefaultServiceUser
+		h.DataDirs = cloudinit.DataDirs(want.LocalSSDs)
 		for _, e := range h.Errors {
 			problems = append(problems, fmt.Sprintf("%s: %s", h.Name, e))
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/cloudinit"
 	"github.com/ybbench/ybbench/infra/cloudtag"
+	"github.com/ybbench/ybbench/infra/terraform/tftest"
 )
 
 // hostsOutput is what `terraform output -json` gives for the run's four
@@ -42,10 +43,10 @@ var testNow = time.Date(2026, 12, 1, 17, 30, 15, 0, time.UTC)
 
 // created makes the run's hosts against the fixture server and the fake
 // terraform.
-func created(t *testing.T) (*Provider, *fakeTF, *apiServer, infra.ClusterSpec, *infra.Cluster) {
+func created(t *testing.T) (*Provider, *tftest.Fake, *apiServer, infra.ClusterSpec, *infra.Cluster) {
 	t.Helper()
-	api, tf := newAPIServer(t), newFakeTerraform(t)
-	tf.setOutput(t, hostsOutput)
+	api, tf := newAPIServer(t), tftest.New(t)
+	tf.SetOutput(t, hostsOutput)
 	p := testProvider(t, api, tf)
 	p.now = func() time.Time { return testNow }
 	spec := testSpec(t)
@@ -87,28 +88,28 @@ func TestCreateTerraformCalls(t *testing.T) {
 		{"apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true", plan},
 		{"output", "-no-color", "-json"},
 	}
-	calls := tf.calls(t)
+	calls := tf.Calls(t)
 	if len(calls) != len(want) {
 		t.Fatalf("%d calls, want %d: %+v", len(calls), len(want), calls)
 	}
 	for i, c := range calls {
-		if !reflect.DeepEqual(c.args, want[i]) {
-			t.Errorf("call %d:\n got %q\nwant %q", i, c.args, want[i])
+		if !reflect.DeepEqual(c.Args, want[i]) {
+			t.Errorf("call %d:\n got %q\nwant %q", i, c.Args, want[i])
 		}
-		if c.env[EnvCredentials] != "/home/alice/key.json" {
-			t.Errorf("call %d (%s): the google provider's credentials did not reach it: %v", i, c.args[0], c.env)
+		if c.Env[EnvCredentials] != "/home/alice/key.json" {
+			t.Errorf("call %d (%s): the google provider's credentials did not reach it: %v", i, c.Args[0], c.Env)
 		}
-		if c.env["CHECKPOINT_DISABLE"] != "1" || c.env["YBBENCH_YB_TARBALL"] != "" || c.env["TF_VAR_ssh_cidr"] != "" {
-			t.Errorf("call %d (%s): environment %v", i, c.args[0], c.env)
+		if c.Env["CHECKPOINT_DISABLE"] != "1" || c.Env["YBBENCH_YB_TARBALL"] != "" || c.Env["TF_VAR_ssh_cidr"] != "" {
+			t.Errorf("call %d (%s): environment %v", i, c.Args[0], c.Env)
 		}
 		if i < 1 {
 			continue
 		}
-		if c.cwd != wd || c.dirMode != "700" {
-			t.Errorf("call %d (%s) in %s (mode %s), want %s (700)", i, c.args[0], c.cwd, c.dirMode, wd)
+		if c.Cwd != wd || c.DirMode != "700" {
+			t.Errorf("call %d (%s) in %s (mode %s), want %s (700)", i, c.Args[0], c.Cwd, c.DirMode, wd)
 		}
-		if i >= 2 && c.varsMode != "600" {
-			t.Errorf("call %d (%s): variables file mode %s, want 600", i, c.args[0], c.varsMode)
+		if i >= 2 && c.VarsMode != "600" {
+			t.Errorf("call %d (%s): variables file mode %s, want 600", i, c.Args[0], c.VarsMode)
 		}
 	}
 	for _, name := range []string{"terraform.tfvars.json", "terraform.tfstate", "tfplan", RunStateFile} {
@@ -178,7 +179,7 @@ func readUserData(t *testing.T, ud string) userData {
 // image), cloudtag (hash, names), and the user data itself (the host key
 // a host will present is the one cluster.json pins).
 func TestCreateCluster(t *testing.T) {
-	_, _, _, spec, c := created(t)
+	_, tf, _, spec, c := created(t)
 
 	if c.Provider != ProviderName || c.Name != testRunID || !c.CreatedAt.Equal(testNow) || !c.ExpiresAt.Equal(testNow.Add(6*time.Hour)) {
 		t.Errorf("cluster %s/%s created %s expires %s", c.Provider, c.Name, c.CreatedAt, c.ExpiresAt)
@@ -187,7 +188,7 @@ func TestCreateCluster(t *testing.T) {
 	for k, want := range map[string]string{
 		MetaRunDir: runDir, MetaProject: "ybb-test", MetaRegion: "us-central1", MetaZone: "us-central1-a",
 		MetaImage: DefaultImage, MetaImageResolved: "ubuntu-os-cloud/ubuntu-2204-jammy-v20261110",
-		MetaNamePrefix: "ybb-83e7a2d1b2148bc6", infra.MetaTerraformVersion: "1.5.7",
+		MetaNamePrefix: "ybb-83e7a2d1b2148bc6", infra.MetaTerraformVersion: "1.5.7", infra.MetaTerraformBinary: tf.Bin,
 		MetaQuotas: "CPUS need 64, free 190 of 200; LOCAL_SSD_TOTAL_GB need 2250, free 6000 of 6000",
 	} {
 		if c.Meta[k] != want {

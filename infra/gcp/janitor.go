@@ -88,7 +88,7 @@ func NewJanitor(ctx context.Context, project string, opts ...JanitorOption) (*Ja
 	for _, o := range opts {
 		o(&c)
 	}
-	j := &Janitor{project: project, region: c.region, sleep: janSleep,
+	j := &Janitor{project: project, region: c.region, sleep: infra.Sleep,
 		log: c.log.With("provider", ProviderName, "project", project)}
 	var err error
 	if j.instances, err = compute.NewInstancesRESTClient(ctx, c.client...); err == nil {
@@ -123,16 +123,4 @@ func (j *Janitor) Close() error {
 		errs = append(errs, j.networks.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// janSleep waits d, or until ctx ends.
-func janSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

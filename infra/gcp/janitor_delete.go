@@ -18,17 +18,11 @@ import (
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
-// Deleting a subnetwork or network fails with resourceInUseByAnotherResource
-// while something still refers to it, which is brief after the instances'
-// or firewalls' own operations are DONE; the janitor retries that error
-// janInUseAttempts times in all, waiting janInUseFirst, then twice as
-// long each time, at most janInUseMax (about two and a quarter minutes in
-// all).
-const (
-	janInUseAttempts = 6
-	janInUseFirst    = 5 * time.Second
-	janInUseMax      = time.Minute
-)
+// janInUseRetry paces the deletes refused with resourceInUseByAnotherResource:
+// a subnetwork or network is still referred to for a short while after
+// the instances' or firewalls' own operations are DONE. Waits of 5, 10,
+// 20, 40 and 60 s, six attempts in all.
+var janInUseRetry = infra.Backoff{First: 5 * time.Second, Max: time.Minute, Budget: 135 * time.Second}
 
 // janParallel is how many deletions of one kind run at once: each waits
 // for its operation (a minute or so for an instance), and a project's
@@ -96,6 +90,7 @@ func (j *Janitor) janDeleteAll(ctx context.Context, rs []infra.Resource) []error
 
 // janDelete deletes r, retrying while it is in use.
 func (j *Janitor) janDelete(ctx context.Context, r infra.Resource) error {
+	var waited time.Duration
 	for attempt := 1; ; attempt++ {
 		gone, err := j.janDeleteOnce(ctx, r)
 		switch {
@@ -107,14 +102,16 @@ func (j *Janitor) janDelete(ctx context.Context, r infra.Resource) error {
 			return nil
 		case !janInUse(err):
 			return fmt.Errorf("delete %s: %w", r, err)
-		case attempt == janInUseAttempts:
-			return fmt.Errorf("delete %s: still in use after %d attempts: %w", r, attempt, err)
 		}
-		wait := min(janInUseFirst<<(attempt-1), janInUseMax)
+		wait, ok := janInUseRetry.After(attempt, waited)
+		if !ok {
+			return fmt.Errorf("delete %s: still in use after %d attempts over %s: %w", r, attempt, waited, err)
+		}
 		j.log.Info("in use by another resource; will retry", "resource", r.String(), "attempt", attempt, "wait", wait)
 		if serr := j.sleep(ctx, wait); serr != nil {
 			return fmt.Errorf("delete %s: %w (it was in use: %w)", r, serr, err)
 		}
+		waited += wait
 	}
 }
 

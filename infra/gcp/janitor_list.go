@@ -22,38 +22,61 @@ type janFound struct {
 	marks cloudtag.Found
 }
 
+// janDamaged is a resource marked as ybbench's whose marks cannot be
+// read: the run hash it claims (its label, or its name's) and why.
+type janDamaged struct {
+	hash string
+	err  error
+}
+
+// janLister lists one kind of resource: what is ybbench's, and what
+// claims to be but whose marks are damaged.
+type janLister func(context.Context, infra.JanitorFilter) ([]janFound, []janDamaged, error)
+
 // List returns the project's resources that f selects, in deletion order:
 // instances by their labels, firewalls, subnetworks and networks by a name
 // cloudtag made and a description that marks them managed. A resource
 // without the managed mark is never listed; one whose marks are damaged is
 // left alone too, with a warning naming it. A listing the API could not
 // complete (a call failing, a zone or region unreachable) is an error
-// (exit 6), with nothing listed.
+// (exit 3), with nothing listed.
 func (j *Janitor) List(ctx context.Context, f infra.JanitorFilter) ([]infra.Resource, error) {
+	out, damaged, err := j.list(ctx, f)
+	for _, d := range damaged {
+		j.log.Warn("left alone: marked as ybbench's, but its marks cannot be read", "problem", d)
+	}
+	return out, err
+}
+
+// list is List, with the resources whose marks are damaged (those that
+// claim f's run, when it names one) returned as errors naming them
+// instead of logged: Destroy cannot call a run's teardown verified while
+// one remains.
+func (j *Janitor) list(ctx context.Context, f infra.JanitorFilter) ([]infra.Resource, []error, error) {
 	if f.RunID == "" && f.Now.IsZero() {
-		return nil, errors.New("gcp janitor: the filter names neither a run nor a time to compare expiries with")
+		return nil, nil, errors.New("gcp janitor: the filter names neither a run nor a time to compare expiries with")
 	}
 	var all []janFound
-	var errs []error
-	for _, list := range []func(context.Context, infra.JanitorFilter) ([]janFound, []error, error){
-		j.janListInstances, j.janListFirewalls, j.janListSubnetworks, j.janListNetworks,
-	} {
-		found, damaged, err := list(ctx, f)
+	var damaged, errs []error
+	for _, list := range []janLister{j.janListInstances, j.janListFirewalls, j.janListSubnetworks, j.janListNetworks} {
+		found, bad, err := list(ctx, f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		for _, d := range damaged {
-			j.log.Warn("left alone: marked as ybbench's, but its marks cannot be read", "problem", d)
+		for _, d := range bad {
+			if f.RunID == "" || d.hash == cloudtag.RunHash(f.RunID) {
+				damaged = append(damaged, d.err)
+			}
 		}
 		all = append(all, found...)
 	}
 	// A partial listing could delete a network's firewalls and leave the
 	// hosts behind them: list everything or nothing.
 	if len(errs) > 0 {
-		return nil, exitcode.Wrap(exitcode.Teardown, fmt.Errorf("gcp janitor: listing project %s: %w", j.project, errors.Join(errs...)))
+		return nil, nil, exitcode.Wrap(exitcode.Infra, fmt.Errorf("gcp janitor: listing project %s: %w", j.project, errors.Join(errs...)))
 	}
-	return janSelect(all, f, j.region), nil
+	return janSelect(all, f, j.region), damaged, nil
 }
 
 // janInstanceFilter is the AggregatedList filter for a run's instances:
@@ -68,19 +91,19 @@ func janInstanceFilter(f infra.JanitorFilter) string {
 	return q
 }
 
-func (j *Janitor) janListInstances(ctx context.Context, f infra.JanitorFilter) ([]janFound, []error, error) {
+func (j *Janitor) janListInstances(ctx context.Context, f infra.JanitorFilter) ([]janFound, []janDamaged, error) {
 	filter := janInstanceFilter(f)
 	it := j.instances.AggregatedList(ctx, &computepb.AggregatedListInstancesRequest{Project: j.project, Filter: &filter})
 	var found []janFound
-	var damaged []error
+	var damaged []janDamaged
 	unreachable := janUnreachable{}
 	for pair, err := range it.All() {
 		if err != nil {
-			return nil, nil, fmt.Errorf("instances: %w", err)
+			return nil, nil, &callError{what: "listing instances", err: err}
 		}
 		unreachable.add(pair.Key, pair.Value.GetWarning(), it.Response)
 		for _, in := range pair.Value.GetInstances() {
-			zone := janLast(in.GetZone())
+			zone := lastSegment(in.GetZone())
 			if zone == "" {
 				zone = strings.TrimPrefix(pair.Key, "zones/")
 			}
@@ -88,7 +111,7 @@ func (j *Janitor) janListInstances(ctx context.Context, f infra.JanitorFilter) (
 			switch {
 			case errors.Is(err, cloudtag.ErrUnmanaged):
 			case err != nil:
-				damaged = append(damaged, err)
+				damaged = append(damaged, janDamaged{hash: in.GetLabels()[cloudtag.LabelRunHash], err: err})
 			default:
 				found = append(found, r)
 			}
@@ -104,30 +127,30 @@ func (j *Janitor) janListInstances(ctx context.Context, f infra.JanitorFilter) (
 // a project holds few of them, and a name filter would be a second
 // statement of cloudtag's naming rule.
 
-func (j *Janitor) janListFirewalls(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []error, error) {
+func (j *Janitor) janListFirewalls(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []janDamaged, error) {
 	var found []janFound
-	var damaged []error
+	var damaged []janDamaged
 	for fw, err := range j.firewalls.List(ctx, &computepb.ListFirewallsRequest{Project: j.project}).All() {
 		if err != nil {
-			return nil, nil, fmt.Errorf("firewalls: %w", err)
+			return nil, nil, &callError{what: "listing firewalls", err: err}
 		}
 		found, damaged = janAddNamed(found, damaged, janTypeFirewall, fw.GetName(), fw.GetDescription(), "")
 	}
 	return found, damaged, nil
 }
 
-func (j *Janitor) janListSubnetworks(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []error, error) {
+func (j *Janitor) janListSubnetworks(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []janDamaged, error) {
 	var found []janFound
-	var damaged []error
+	var damaged []janDamaged
 	it := j.subnetworks.AggregatedList(ctx, &computepb.AggregatedListSubnetworksRequest{Project: j.project})
 	unreachable := janUnreachable{}
 	for pair, err := range it.All() {
 		if err != nil {
-			return nil, nil, fmt.Errorf("subnetworks: %w", err)
+			return nil, nil, &callError{what: "listing subnetworks", err: err}
 		}
 		unreachable.add(pair.Key, pair.Value.GetWarning(), it.Response)
 		for _, sn := range pair.Value.GetSubnetworks() {
-			region := janLast(sn.GetRegion())
+			region := lastSegment(sn.GetRegion())
 			if region == "" {
 				region = strings.TrimPrefix(pair.Key, "regions/")
 			}
@@ -166,12 +189,12 @@ func (u janUnreachable) err(what string) error {
 		what, strings.Join(slices.Sorted(maps.Keys(u)), ", "))
 }
 
-func (j *Janitor) janListNetworks(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []error, error) {
+func (j *Janitor) janListNetworks(ctx context.Context, _ infra.JanitorFilter) ([]janFound, []janDamaged, error) {
 	var found []janFound
-	var damaged []error
+	var damaged []janDamaged
 	for n, err := range j.networks.List(ctx, &computepb.ListNetworksRequest{Project: j.project}).All() {
 		if err != nil {
-			return nil, nil, fmt.Errorf("networks: %w", err)
+			return nil, nil, &callError{what: "listing networks", err: err}
 		}
 		found, damaged = janAddNamed(found, damaged, janTypeNetwork, n.GetName(), n.GetDescription(), "")
 	}
@@ -180,13 +203,14 @@ func (j *Janitor) janListNetworks(ctx context.Context, _ infra.JanitorFilter) ([
 
 // janAddNamed appends a label-less resource to found when its name and
 // description mark it as ybbench's, and to damaged when they claim so but
-// cannot be read or disagree.
-func janAddNamed(found []janFound, damaged []error, typ, name, description, region string) ([]janFound, []error) {
+// cannot be read or disagree (the run it claims is its name's).
+func janAddNamed(found []janFound, damaged []janDamaged, typ, name, description, region string) ([]janFound, []janDamaged) {
 	r, err := janFromDescription(typ, name, description, region)
 	switch {
 	case errors.Is(err, cloudtag.ErrUnmanaged):
 	case err != nil:
-		damaged = append(damaged, err)
+		hash, _ := cloudtag.RunHashOfName(name)
+		damaged = append(damaged, janDamaged{hash: hash, err: err})
 	default:
 		found = append(found, r)
 	}
@@ -203,7 +227,7 @@ func janFromLabels(typ, name, zone string, labels map[string]string) (janFound, 
 	if err != nil {
 		return janFound{}, fmt.Errorf("%s %s in %s: %w", typ, name, zone, err)
 	}
-	return janFound{res: infra.Resource{Type: typ, ID: name, Zone: zone, Region: janZoneRegion(zone),
+	return janFound{res: infra.Resource{Type: typ, ID: name, Zone: zone, Region: regionOfZone(zone),
 		RunID: marks.Run, Expires: marks.Expires}, marks: marks}, nil
 }
 
@@ -270,16 +294,4 @@ func janSelect(all []janFound, f infra.JanitorFilter, region string) []infra.Res
 			cmp.Compare(a.Zone+"/"+a.Region, b.Zone+"/"+b.Region), cmp.Compare(a.ID, b.ID))
 	})
 	return out
-}
-
-// janLast is the last segment of a URL the API gives for a zone or
-// region ("…/zones/us-central1-a" → "us-central1-a").
-func janLast(url string) string { return url[strings.LastIndexByte(url, '/')+1:] }
-
-// janZoneRegion is a zone's region: us-central1-a → us-central1.
-func janZoneRegion(zone string) string {
-	if i := strings.LastIndexByte(zone, '-'); i > 0 {
-		return zone[:i]
-	}
-	return ""
 }

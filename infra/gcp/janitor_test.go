@@ -168,8 +168,8 @@ func TestJanitorListUnreachable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "zones/asia-east1-a") || got != nil {
 		t.Fatalf("listed %v, error %v; want no listing and an error naming zones/asia-east1-a", got, err)
 	}
-	if exitcode.Of(err) != exitcode.Teardown {
-		t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Teardown)
+	if exitcode.Of(err) != exitcode.Infra {
+		t.Errorf("exit code %d, want %d (the cloud cannot be listed)", exitcode.Of(err), exitcode.Infra)
 	}
 }
 
@@ -294,7 +294,7 @@ func TestJanitorDeleteFailures(t *testing.T) {
 	for _, d := range deletes {
 		count[d]++
 	}
-	for path, n := range map[string]int{gone: 1, broken: 1, freed: 3, occupied: janInUseAttempts} {
+	for path, n := range map[string]int{gone: 1, broken: 1, freed: 3, occupied: 6} {
 		if count[path] != n {
 			t.Errorf("%s: %d DELETE(s), want %d", path, count[path], n)
 		}
@@ -308,8 +308,11 @@ func TestJanitorDeleteFailures(t *testing.T) {
 	})
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if want := 2 + janInUseAttempts - 1; len(f.sleeps) != want {
-		t.Errorf("waited %d time(s) between attempts, want %d", len(f.sleeps), want)
+	// The subnetwork's two refusals, then the network's five waits, which
+	// add up to the retry's budget.
+	s := time.Second
+	if want := []time.Duration{5 * s, 10 * s, 5 * s, 10 * s, 20 * s, 40 * s, 60 * s}; !slices.Equal(f.sleeps, want) {
+		t.Errorf("waited %v between attempts, want %v", f.sleeps, want)
 	}
 }
 

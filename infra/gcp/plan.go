@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/cloudinit"
 	"github.com/ybbench/ybbench/infra/cloudtag"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
@@ -67,7 +68,7 @@ func (p *Provider) Plan(spec infra.ClusterSpec) ([]infra.PlannedHost, string, er
 		fmt.Sprintf("firewall %s-ssh: TCP 22 from %s only", prefix, s.sshCIDR),
 		fmt.Sprintf("firewall %s-internal: every port (YugabyteDB 5433, 9042, 7000, 7100, 9000, 9100; PostgreSQL, Cassandra) from %s only; egress by GCP's implied rule", prefix, SubnetCIDR),
 		fmt.Sprintf("%d instances %s-<host> with an ephemeral public address, %d GB pd-balanced boot disk", s.db+s.clients, prefix, BootDiskGB),
-		fmt.Sprintf("login %s with the run's key (ssh-keys metadata, OS Login off, project keys blocked); host keys made by ybbench, pinned before first contact", LoginUser),
+		fmt.Sprintf("login %s with the run's key (ssh-keys metadata, OS Login off, project keys blocked); host keys made by ybbench, pinned before first contact", cloudinit.LoginUser),
 		fmt.Sprintf("labels %s, %s, %s, %s, %s, %s; the network, subnetwork and firewalls say the same in their descriptions",
 			cloudtag.LabelRunID, cloudtag.LabelRunHash, cloudtag.LabelOwner, cloudtag.LabelCreated, cloudtag.LabelExpires, cloudtag.LabelManaged),
 		fmt.Sprintf("lifetime %v: GCE deletes each instance %v after it starts (max_run_duration, DELETE) and each powers itself off at the expiry; `ybbench janitor --provider gcp --project %s` removes what is left after it", s.lifetime, s.lifetime, s.project),

@@ -11,19 +11,6 @@ import (
 	modules "github.com/ybbench/ybbench/terraform"
 )
 
-// LoginUser is the user the run logs in as: the module installs the run's
-// key for it in the ssh-keys metadata, which Ubuntu's guest environment
-// turns into that user's authorized key.
-const LoginUser = "ubuntu"
-
-// ServiceUser is the unprivileged OS user database servers run as on gcp
-// hosts, as on aws: created by each flavor's prepare script (the hosts are
-// not Shared), never the login user.
-const ServiceUser = "ybbench"
-
-// Base is the directory on every host for what the run writes there.
-const Base = "/opt/ybbench"
-
 // TeardownLimit bounds a teardown on gcp: terraform destroy waits for each
 // instance's deletion and then for the firewalls, subnetwork and network,
 // operations that take minutes each.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ybbench/ybbench/infra/cloudinit"
 	"github.com/ybbench/ybbench/infra/cloudtag"
 )
 
@@ -60,7 +61,7 @@ func moduleVars(f *facts, m cloudtag.Meta, image, publicKey string, userData map
 		"user_data":       userData,
 		"boot_disk_gb":    BootDiskGB,
 		"max_run_seconds": int64(f.lifetime / time.Second),
-		"ssh_user":        LoginUser,
+		"ssh_user":        cloudinit.LoginUser,
 		"ssh_public_key":  publicKey,
 	}, nil
 }

@@ -285,7 +285,7 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 			}
 		}
 		if host.Base == "" {
-			host.Base = "/opt/ybbench"
+			host.Base = infra.DefaultBase
 		} else if why := infra.CheckHostDir(host.Base); why != "" {
 			from("base", fmt.Sprintf("%q: %s", host.Base, why))
 		}
@@ -296,7 +296,7 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 			}
 		}
 		if host.ServiceUser == "" {
-			host.ServiceUser = "ybbench"
+			host.ServiceUser = infra.DefaultServiceUser
 		} else if !userRE.MatchString(host.ServiceUser) || host.ServiceUser == "root" {
 			from("service_user", fmt.Sprintf("%q: database servers need an unprivileged user name", host.ServiceUser))
 		}

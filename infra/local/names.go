@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/netip"
 	"path/filepath"
-	"regexp"
 )
 
 // Names on the machine derive from the run id, as hosts.sh derives them (a
@@ -27,9 +26,6 @@ func namesFor(runID string) names {
 }
 
 func (n names) namespace(host string) string { return n.prefix + "-" + host }
-
-// runIDPattern is what hosts.sh and terraform/local accept as a run id.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // hostNames names a run's hosts in cluster order: db-1…db-N, then
 // client-1…client-M.

@@ -145,8 +145,8 @@ type runPlan struct {
 
 func planFor(spec infra.ClusterSpec) (*runPlan, error) {
 	var errs []error
-	if !runIDPattern.MatchString(spec.Name) {
-		errs = append(errs, fmt.Errorf("run id %q: want 1-64 characters of letters, digits, '.', '_', '-'", spec.Name))
+	if !infra.ValidRunID(spec.Name) {
+		errs = append(errs, fmt.Errorf("run id %q: want %s", spec.Name, infra.RunIDRule))
 	}
 	runDir, err := filepath.Abs(spec.RunDir)
 	if spec.RunDir == "" || err != nil {
@@ -229,13 +229,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
 	}
-	if err := stack.Init(ctx); err != nil {
-		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
-	}
-	if err := stack.Apply(ctx); err != nil {
-		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
-	}
-	out, err := stack.Hosts(ctx)
+	out, err := stack.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("local hosts of run %s: %w", rp.id, err)
 	}

@@ -58,6 +58,24 @@ func FindBinary(explicit string) (string, error) {
 	return path, nil
 }
 
+// RunBinary is the terraform to work on an existing run with: configured
+// when set, else recorded (the one that made the run, from the cluster's
+// infra.MetaTerraformBinary) while it is still a file there, else "" for
+// New's own search ($YBBENCH_TERRAFORM, PATH). The run's state was
+// written by the recorded one, which a later session may not find on its
+// PATH.
+func RunBinary(configured, recorded string) string {
+	if configured != "" {
+		return configured
+	}
+	if recorded != "" {
+		if st, err := os.Stat(recorded); err == nil && st.Mode().IsRegular() {
+			return recorded
+		}
+	}
+	return ""
+}
+
 // minVersion is MinVersion parsed once.
 var minVersion = version.Must(version.NewVersion(MinVersion))
 

@@ -14,96 +14,17 @@ import (
 	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/infra/terraform/tftest"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
-// fakeScript is a stand-in `terraform`: it records every call (arguments,
-// working directory, the TF_* and CHECKPOINT_DISABLE environment) and answers
-// like Terraform would, without running anything. A file fail-<command> in
-// its directory makes that command print the file to stderr and exit 1.
-const fakeScript = `#!/bin/sh
-dir=@DIR@
-{
-  echo "--- call"
-  echo "cwd $PWD"
-  for a in "$@"; do echo "arg $a"; done
-  env | LC_ALL=C sort | grep -E '^(TF_[A-Z_]*|CHECKPOINT_DISABLE)=' | sed 's/^/env /'
-} >>"$dir/calls"
-if [ "$1" = version ]; then
-  echo '{"terraform_version":"@VERSION@","platform":"linux_amd64","provider_selections":{},"terraform_outdated":false}'
-  exit 0
-fi
-if [ -f "$dir/fail-$1" ]; then
-  echo "$1 output before the failure"
-  cat "$dir/fail-$1" >&2
-  exit 1
-fi
-case $1 in
-init) echo "Terraform has been successfully initialized!" ;;
-plan)
-  for a in "$@"; do case $a in -out=*) echo "fake plan" >"${a#-out=}" ;; esac; done
-  echo "Plan: 4 to add, 0 to change, 0 to destroy."
-  exit 2 ;;
-apply) echo "Apply complete! Resources: 4 added, 0 changed, 0 destroyed."; echo '{}' >terraform.tfstate ;;
-output) cat "$dir/output.json" ;;
-destroy) echo "Destroy complete! Resources: 4 destroyed." ;;
-*) echo "fake terraform: unexpected command $1" >&2; exit 1 ;;
-esac
-`
-
-type fake struct {
-	dir, bin string
-}
-
-func newFake(t *testing.T, version string) *fake {
+// newFake is a fake terraform of that version (tftest) whose hosts output
+// is cannedOutput.
+func newFake(t *testing.T, version string) *tftest.Fake {
 	t.Helper()
-	dir := t.TempDir()
-	f := &fake{dir: dir, bin: filepath.Join(dir, "terraform")}
-	script := strings.NewReplacer("@DIR@", dir, "@VERSION@", version).Replace(fakeScript)
-	if err := os.WriteFile(f.bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f.write(t, "output.json", cannedOutput)
+	f := tftest.New(t, tftest.Version(version))
+	f.SetOutput(t, cannedOutput)
 	return f
-}
-
-func (f *fake) write(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(f.dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-type call struct {
-	cwd  string
-	args []string
-	env  map[string]string
-}
-
-func (f *fake) calls(t *testing.T) []call {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(f.dir, "calls"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var calls []call
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		k, v, _ := strings.Cut(line, " ")
-		switch k {
-		case "---":
-			calls = append(calls, call{env: map[string]string{}})
-		case "cwd":
-			calls[len(calls)-1].cwd = v
-		case "arg":
-			calls[len(calls)-1].args = append(calls[len(calls)-1].args, v)
-		case "env":
-			ek, ev, _ := strings.Cut(v, "=")
-			calls[len(calls)-1].env[ek] = ev
-		default:
-			t.Fatalf("calls: unexpected line %q", line)
-		}
-	}
-	return calls
 }
 
 const cannedOutput = `{
@@ -146,20 +67,14 @@ func TestStackCalls(t *testing.T) {
 	t.Setenv("CHECKPOINT_DISABLE", "")
 	ctx := context.Background()
 
-	s, err := New(ctx, testModule, runDir, Binary(f.bin), Vars(testVars))
+	s, err := New(ctx, testModule, runDir, Binary(f.Bin), Vars(testVars))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Version() != TestedVersion || s.BinaryPath() != f.bin {
+	if s.Version() != TestedVersion || s.BinaryPath() != f.Bin {
 		t.Errorf("version %q binary %q", s.Version(), s.BinaryPath())
 	}
-	if err := s.Init(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Apply(ctx); err != nil {
-		t.Fatal(err)
-	}
-	hosts, err := s.Hosts(ctx)
+	hosts, err := s.Up(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,27 +96,27 @@ func TestStackCalls(t *testing.T) {
 		{"destroy", "-no-color", "-auto-approve", "-input=false", "-lock-timeout=0s", "-var-file=" + varFile,
 			"-lock=true", "-parallelism=10", "-refresh=true"},
 	}
-	calls := f.calls(t)
+	calls := f.Calls(t)
 	if len(calls) != len(want) {
 		t.Fatalf("%d calls, want %d: %+v", len(calls), len(want), calls)
 	}
 	for i, c := range calls {
-		if !reflect.DeepEqual(c.args, want[i]) {
-			t.Errorf("call %d:\n got %q\nwant %q", i, c.args, want[i])
+		if !reflect.DeepEqual(c.Args, want[i]) {
+			t.Errorf("call %d:\n got %q\nwant %q", i, c.Args, want[i])
 		}
-		if c.cwd != wd {
-			t.Errorf("call %d (%s) ran in %s, want %s", i, c.args[0], c.cwd, wd)
+		if c.Cwd != wd {
+			t.Errorf("call %d (%s) ran in %s, want %s", i, c.Args[0], c.Cwd, wd)
 		}
-		for _, a := range c.args {
+		for _, a := range c.Args {
 			if a == "-var" || strings.HasPrefix(a, "-var=") {
-				t.Errorf("call %d passes a variable on the command line: %q", i, c.args)
+				t.Errorf("call %d passes a variable on the command line: %q", i, c.Args)
 			}
 		}
-		if c.env["CHECKPOINT_DISABLE"] != "1" || c.env["TF_IN_AUTOMATION"] != "1" {
-			t.Errorf("call %d: env %v, want CHECKPOINT_DISABLE=1 and TF_IN_AUTOMATION=1", i, c.env)
+		if c.Env["CHECKPOINT_DISABLE"] != "1" || c.Env["TF_IN_AUTOMATION"] != "1" {
+			t.Errorf("call %d: env %v, want CHECKPOINT_DISABLE=1 and TF_IN_AUTOMATION=1", i, c.Env)
 		}
 		for _, k := range []string{"TF_VAR_subnet", "TF_CLI_ARGS_plan", "TF_DATA_DIR"} {
-			if v, ok := c.env[k]; ok {
+			if v, ok := c.Env[k]; ok {
 				t.Errorf("call %d: %s=%s reached Terraform", i, k, v)
 			}
 		}
@@ -256,7 +171,7 @@ func TestStackCalls(t *testing.T) {
 	}
 	for _, want := range []string{
 		"terraform init (", "Terraform has been successfully initialized!",
-		"terraform plan (", "Plan: 4 to add", "running Terraform command: " + f.bin + " plan",
+		"terraform plan (", "Plan: 4 to add", "running Terraform command: " + f.Bin + " plan",
 		"Apply complete!", "\"db-1\"", "Destroy complete!", "terraform destroy done in",
 	} {
 		if !strings.Contains(string(log), want) {
@@ -272,7 +187,7 @@ func TestStackFailureSurfacesStderr(t *testing.T) {
 	f := newFake(t, TestedVersion)
 	// What Terraform prints when a local-exec provisioner fails: a warning
 	// first, then the diagnostic wrapped at 78 columns.
-	f.write(t, "fail-apply", `
+	f.Fail(t, "apply", `
 Warning: Unable to open CLI configuration file
 
 The CLI configuration file at "/root/.terraformrc" does not exist.
@@ -289,7 +204,7 @@ hosts.sh: error: subnet 192.0.2.0/25 overlaps routes of this machine:
 `)
 	runDir := t.TempDir()
 	ctx := context.Background()
-	s, err := New(ctx, testModule, runDir, Binary(f.bin), Vars(testVars))
+	s, err := New(ctx, testModule, runDir, Binary(f.Bin), Vars(testVars))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,14 +250,14 @@ hosts.sh: error: subnet 192.0.2.0/25 overlaps routes of this machine:
 func TestDestroyWithoutStateRunsNothing(t *testing.T) {
 	f := newFake(t, TestedVersion)
 	ctx := context.Background()
-	s, err := New(ctx, nil, t.TempDir(), Binary(f.bin))
+	s, err := New(ctx, nil, t.TempDir(), Binary(f.Bin))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Destroy(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if calls := f.calls(t); len(calls) != 1 || calls[0].args[0] != "version" {
+	if calls := f.Calls(t); len(calls) != 1 || calls[0].Args[0] != "version" {
 		t.Errorf("calls %+v, want only the version check", calls)
 	}
 }
@@ -350,7 +265,7 @@ func TestDestroyWithoutStateRunsNothing(t *testing.T) {
 func TestInitNeedsAModule(t *testing.T) {
 	f := newFake(t, TestedVersion)
 	ctx := context.Background()
-	s, err := New(ctx, fstest.MapFS{"README.md": {Data: []byte("x")}}, t.TempDir(), Binary(f.bin))
+	s, err := New(ctx, fstest.MapFS{"README.md": {Data: []byte("x")}}, t.TempDir(), Binary(f.Bin))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +287,7 @@ func TestVersions(t *testing.T) {
 	} {
 		t.Run(tt.version, func(t *testing.T) {
 			f := newFake(t, tt.version)
-			s, err := New(context.Background(), testModule, t.TempDir(), Binary(f.bin))
+			s, err := New(context.Background(), testModule, t.TempDir(), Binary(f.Bin))
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("terraform %s refused: %v", tt.version, err)
@@ -405,7 +320,7 @@ func TestCheckBinary(t *testing.T) {
 		ok      bool
 	}{{"1.4.7", false}, {"1.5.0-beta1", false}, {"1.5.0", true}, {"1.11.4", true}} {
 		f := newFake(t, tt.version)
-		v, err := CheckBinary(context.Background(), f.bin)
+		v, err := CheckBinary(context.Background(), f.Bin)
 		if tt.ok != (err == nil) || v != tt.version {
 			t.Errorf("terraform %s: version %q, error %v (want ok %v)", tt.version, v, err, tt.ok)
 		}
@@ -432,12 +347,12 @@ func TestFindBinary(t *testing.T) {
 		want      string // the path found, or
 		wantErr   string // a piece of the error
 	}{
-		{name: "explicit wins", explicit: f.bin, env: "/nonexistent/terraform", path: empty, want: f.bin},
-		{name: "environment", env: f.bin, path: empty, want: f.bin},
-		{name: "PATH", path: f.dir, want: f.bin},
-		{name: "explicit missing", explicit: "/nonexistent/terraform", path: f.dir,
+		{name: "explicit wins", explicit: f.Bin, env: "/nonexistent/terraform", path: empty, want: f.Bin},
+		{name: "environment", env: f.Bin, path: empty, want: f.Bin},
+		{name: "PATH", path: f.Dir, want: f.Bin},
+		{name: "explicit missing", explicit: "/nonexistent/terraform", path: f.Dir,
 			wantErr: "terraform not found at /nonexistent/terraform (the explicit path): no such file or directory"},
-		{name: "environment missing", env: "/nonexistent/tf", path: f.dir, wantErr: "(" + "$" + EnvBinary + ")"},
+		{name: "environment missing", env: "/nonexistent/tf", path: f.Dir, wantErr: "(" + "$" + EnvBinary + ")"},
 		{name: "not executable", explicit: notExec, wantErr: "is not an executable file"},
 		{name: "nowhere", path: empty, wantErr: "terraform not found on PATH"},
 	}
@@ -464,6 +379,41 @@ func TestFindBinary(t *testing.T) {
 				t.Errorf("exit code %d, want %d", exitcode.Of(err), exitcode.Config)
 			}
 		})
+	}
+}
+
+// TestUpStopsAtAFailure: a plan that fails stops Up before apply and
+// output, with Terraform's own complaint.
+func TestUpStopsAtAFailure(t *testing.T) {
+	f := newFake(t, TestedVersion)
+	f.Fail(t, "plan", "Error: Invalid reference")
+	s, err := New(context.Background(), testModule, t.TempDir(), Binary(f.Bin), Vars(testVars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts, err := s.Up(context.Background())
+	if err == nil || hosts != nil || !strings.Contains(err.Error(), "Error: Invalid reference") {
+		t.Fatalf("Up: %v, %v; want plan's failure", hosts, err)
+	}
+	if verbs, want := tftest.Verbs(f.Calls(t)), []string{"version", "init", "plan"}; !reflect.DeepEqual(verbs, want) {
+		t.Errorf("calls %v, want %v", verbs, want)
+	}
+}
+
+// TestRunBinary: the configured terraform wins; else the one recorded
+// with the run while it is still a file; else none (New's own search).
+func TestRunBinary(t *testing.T) {
+	f := newFake(t, TestedVersion)
+	for _, tt := range []struct{ name, configured, recorded, want string }{
+		{"configured wins", "/opt/terraform", f.Bin, "/opt/terraform"},
+		{"recorded", "", f.Bin, f.Bin},
+		{"recorded is gone", "", filepath.Join(f.Dir, "gone"), ""},
+		{"recorded is a directory", "", f.Dir, ""},
+		{"nothing", "", "", ""},
+	} {
+		if got := RunBinary(tt.configured, tt.recorded); got != tt.want {
+			t.Errorf("%s: RunBinary(%q, %q) = %q, want %q", tt.name, tt.configured, tt.recorded, got, tt.want)
+		}
 	}
 }
 
