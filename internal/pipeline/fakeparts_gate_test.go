@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -30,8 +31,15 @@ func executeGated(t *testing.T, text string, installErr error, opts ...func(*fak
 		t.Fatal(err)
 	}
 	fr := newFake(t, installErr, opts...)
-	fr.run.SetGate(&pipeline.Gate{File: f, JUnit: filepath.Join(t.TempDir(), "reports", "junit.xml")})
+	copyTo := filepath.Join(t.TempDir(), "reports", "junit.xml")
+	fr.run.SetGate(&pipeline.Gate{File: f, JUnit: copyTo})
 	fr.err = fr.run.Execute(t.Context(), t.Context())
+	// Wherever a junit.xml was written, --junit's copy is the same file.
+	inRun, err := os.ReadFile(filepath.Join(fr.run.Dir(), verdict.JUnitFile))
+	copied, cerr := os.ReadFile(copyTo)
+	if (err == nil) != (cerr == nil) || !bytes.Equal(inRun, copied) {
+		t.Errorf("the run's junit.xml (%v) and its --junit copy (%v) differ", err, cerr)
+	}
 	return fr
 }
 
