@@ -36,6 +36,7 @@ func (f *gateMissingFlag) Set(v string) error {
 type runGateFlags struct {
 	file    string
 	missing *gateMissingFlag
+	junit   string
 }
 
 // register gives c (run) the gate flags.
@@ -43,25 +44,29 @@ func (g *runGateFlags) register(c *cobra.Command) {
 	g.missing = &gateMissingFlag{val: "fail"}
 	c.Flags().StringVar(&g.file, "gate", "", "judge the results by a gate file (YAML): verdict.json, exit 99 when a gate fails")
 	c.Flags().Var(g.missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
+	c.Flags().StringVar(&g.junit, "junit", "", "copy the run's junit.xml (the gates as JUnit XML) to this path")
 }
 
 // load parses the gate file, if one is given (its check against the
 // profile needs the resolved settings: pipeline.CheckGate).
 func (g *runGateFlags) load() (*pipeline.Gate, error) {
 	if g.file == "" {
+		if g.junit != "" {
+			return nil, exitcode.Errorf(exitcode.Config, "--junit %s: there is no verdict to report without --gate", g.junit)
+		}
 		return nil, nil
 	}
 	f, err := verdict.Load(g.file)
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
-	return &pipeline.Gate{File: f, WarnMissing: g.missing.val == "warn"}, nil
+	return &pipeline.Gate{File: f, WarnMissing: g.missing.val == "warn", JUnit: g.junit}, nil
 }
 
 // gateCommand is `ybbench gate`: a finished run's result.json judged by a
 // gate file, verdict.json written beside it.
 func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
-	var gateFile string
+	var gateFile, junit string
 	missing := &gateMissingFlag{val: "fail"}
 	c := &cobra.Command{Use: "gate", Short: "Judge a run's result.json by a gate file: verdict.json beside it, exit 99 when a gate fails",
 		Args: cobra.NoArgs,
@@ -73,23 +78,27 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			v, err := gateRun(dir, gateFile, time.Now())
+			warn := missing.val == "warn"
+			v, err := gateRun(dir, gateFile, warn, junit, time.Now())
 			if err != nil {
 				return err
 			}
 			printVerdict(stdout, v)
-			return verdictError(v, missing.val == "warn", stderr)
+			return verdictError(v, warn, stderr)
 		}}
 	c.Flags().StringVar(&gateFile, "gate", "", "the gate file (YAML): a baseline and the gates (README, \"Gates\")")
 	c.Flags().Var(missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
+	c.Flags().StringVar(&junit, "junit", "", "copy the run's junit.xml (the gates as JUnit XML) to this path")
 	c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
 	runsDirFlag(c, o)
 	return c
 }
 
 // gateRun reads a run's result.json and the gate file, checks the file
-// against the run's profile and writes verdict.json beside the result.
-func gateRun(dir, gateFile string, now time.Time) (*verdict.Verdict, error) {
+// against the run's profile and writes verdict.json beside the result,
+// and junit.xml with the stage failures of its ledger (copied to junit
+// when given).
+func gateRun(dir, gateFile string, warnMissing bool, junit string, now time.Time) (*verdict.Verdict, error) {
 	b, err := os.ReadFile(filepath.Join(dir, pipeline.ResultFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Errorf(exitcode.Config, "%s has no %s: nothing to gate (collect it first)", dir, pipeline.ResultFile)
@@ -112,6 +121,17 @@ func gateRun(dir, gateFile string, now time.Time) (*verdict.Verdict, error) {
 	v := verdict.Evaluate(f, res, base, now)
 	if err := verdict.Write(filepath.Join(dir, verdict.VerdictFile), v); err != nil {
 		return nil, err
+	}
+	// A results directory copied without its run.json has no stages to
+	// report.
+	var stages []verdict.StageFailure
+	if l, err := pipeline.OpenLedger(dir); err == nil {
+		stages = pipeline.StageFailures(l.Record())
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	if err := pipeline.WriteJUnit(dir, v, stages, warnMissing, junit); err != nil {
+		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
 	return v, nil
 }
@@ -155,22 +175,8 @@ func printVerdict(w io.Writer, v *verdict.Verdict) {
 			op = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Outcome, g.Workload, op, g.Metric,
-			figure(g.Measured, g.Unit), figure(g.Baseline, g.Unit), figure(g.Ratio, ""), g.Tolerance, g.Reason)
+			verdict.Figure(g.Measured, g.Unit), verdict.Figure(g.Baseline, g.Unit), verdict.Figure(g.Ratio, ""), g.Tolerance, g.Reason)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "verdict: %s (%d passed, %d failed, %d could not be evaluated)\n", v.Outcome, v.Passed, v.Failed, v.CannotEvaluate)
-}
-
-func figure(p *float64, unit string) string {
-	if p == nil {
-		return "-"
-	}
-	s := fmt.Sprintf("%.4g", *p)
-	if *p >= 1e4 || *p <= -1e4 {
-		s = fmt.Sprintf("%.0f", *p) // 37443, not 3.744e+04
-	}
-	if unit != "" {
-		s += " " + unit
-	}
-	return s
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"encoding/xml"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,5 +194,79 @@ func TestCLIRunChecksTheGateFileFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(runs); !os.IsNotExist(err) {
 		t.Errorf("the runs directory was made: %v", err)
+	}
+}
+
+// ybbench gate writes junit.xml beside verdict.json, with the ledger's
+// failed stages as errored test cases, and --junit copies it: the counts
+// a JUnit reader takes from the test cases are the verdict's.
+func TestCLIGateJUnit(t *testing.T) {
+	runs := t.TempDir()
+	dir := gatedRun(t, runs, "ycsb-ysql-260101-0000-aaaaaaaa", nil)
+	l, err := pipeline.OpenLedger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Begin("bench/workloadc/run", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.End("bench/workloadc/run", errors.New("agent client-1: exit status 1"), nil); err != nil {
+		t.Fatal(err)
+	}
+	gates := writeGate(t, "baseline: published\ngates:\n  - {workload: \"*\", metric: throughput, op: \">=\", ratio: 0.9}\n  - {workload: workloada, operation: READ, metric: p99, op: \"<=\", ratio: 1.15}\n")
+	for _, c := range []struct {
+		missing                     string
+		failures, skipped, wantExit int
+	}{
+		{"fail", 4, 0, 99}, // three throughputs fail, the p99 has no baseline row
+		{"warn", 3, 1, 99},
+	} {
+		copyTo := filepath.Join(t.TempDir(), "reports", "junit.xml")
+		r := cli(t, nil, "gate", "--run", dir, "--gate", gates, "--gate-missing", c.missing, "--junit", copyTo)
+		if r.code != c.wantExit {
+			t.Fatalf("--gate-missing=%s: exit %d\n%s%s", c.missing, r.code, r.stdout, r.stderr)
+		}
+		v := readVerdict(t, dir)
+		inRun, err := os.ReadFile(filepath.Join(dir, verdict.JUnitFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied, err := os.ReadFile(copyTo)
+		if err != nil || !bytes.Equal(inRun, copied) {
+			t.Fatalf("--junit %s is not the run's junit.xml: %v", copyTo, err)
+		}
+		var s struct {
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+				Error   *struct{} `xml:"error"`
+				Skipped *struct{} `xml:"skipped"`
+			} `xml:"testcase"`
+		}
+		if err := xml.Unmarshal(inRun, &s); err != nil {
+			t.Fatal(err)
+		}
+		var failures, errs, skipped int
+		var errored []string
+		for _, tc := range s.Cases {
+			if tc.Failure != nil {
+				failures++
+			}
+			if tc.Error != nil {
+				errs++
+				errored = append(errored, tc.Name)
+			}
+			if tc.Skipped != nil {
+				skipped++
+			}
+		}
+		if len(s.Cases) != len(v.Gates)+1 || failures != c.failures || skipped != c.skipped ||
+			failures+skipped != v.Failed+v.CannotEvaluate || errs != 1 || errored[0] != "bench/workloadc/run" {
+			t.Errorf("--gate-missing=%s: %d cases, %d failures, %d skipped, errored %v; verdict: %d gates, %d failed, %d cannot be evaluated",
+				c.missing, len(s.Cases), failures, skipped, errored, len(v.Gates), v.Failed, v.CannotEvaluate)
+		}
+	}
+	if r := cli(t, nil, "run", "--local", "--junit", "x.xml"); r.code != 2 || !strings.Contains(r.stderr, "without --gate") {
+		t.Errorf("run --junit without --gate: exit %d\n%s", r.code, r.stderr)
 	}
 }

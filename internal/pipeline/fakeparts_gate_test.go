@@ -1,7 +1,9 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,8 +31,15 @@ func executeGated(t *testing.T, text string, installErr error, opts ...func(*fak
 		t.Fatal(err)
 	}
 	fr := newFake(t, installErr, opts...)
-	fr.run.SetGate(&pipeline.Gate{File: f})
+	copyTo := filepath.Join(t.TempDir(), "reports", "junit.xml")
+	fr.run.SetGate(&pipeline.Gate{File: f, JUnit: copyTo})
 	fr.err = fr.run.Execute(t.Context(), t.Context())
+	// Wherever a junit.xml was written, --junit's copy is the same file.
+	inRun, err := os.ReadFile(filepath.Join(fr.run.Dir(), verdict.JUnitFile))
+	copied, cerr := os.ReadFile(copyTo)
+	if (err == nil) != (cerr == nil) || !bytes.Equal(inRun, copied) {
+		t.Errorf("the run's junit.xml (%v) and its --junit copy (%v) differ", err, cerr)
+	}
 	return fr
 }
 
@@ -62,6 +71,11 @@ func TestFakePartsGateFails(t *testing.T) {
 	v := readVerdict(t, fr.run.Dir())
 	if !v.Complete || v.Failed != 6 || v.Passed != 1 || v.Outcome != verdict.Fail {
 		t.Errorf("verdict: complete %v, %d failed, %d passed, %s; want the six workloads' throughput failed, workloada's errors passed", v.Complete, v.Failed, v.Passed, v.Outcome)
+	}
+	// junit.xml, as a JUnit reader counts its test cases, says the same.
+	j := readJUnit(t, filepath.Join(fr.run.Dir(), verdict.JUnitFile))
+	if j.tests != len(v.Gates) || j.failures != v.Failed || j.errors != 0 || j.skipped != 0 {
+		t.Errorf("junit.xml: %+v; want %d tests, %d failures", j, len(v.Gates), v.Failed)
 	}
 	raw, err := os.ReadFile(filepath.Join(fr.run.Dir(), pipeline.ResultFile))
 	if err != nil {
@@ -101,4 +115,40 @@ func TestFakePartsGateWithIncompleteTeardown(t *testing.T) {
 	if v := readVerdict(t, fr.run.Dir()); v.Failed != 6 {
 		t.Errorf("verdict: %d failed", v.Failed)
 	}
+}
+
+// junitCounts are a junit.xml's test cases, failed, errored and skipped,
+// counted from the cases themselves (not the suite's attributes).
+type junitCounts struct{ tests, failures, errors, skipped int }
+
+func readJUnit(t *testing.T, path string) junitCounts {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Cases []struct {
+			Failure *struct{} `xml:"failure"`
+			Error   *struct{} `xml:"error"`
+			Skipped *struct{} `xml:"skipped"`
+		} `xml:"testcase"`
+	}
+	if err := xml.Unmarshal(b, &s); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var c junitCounts
+	for _, tc := range s.Cases {
+		c.tests++
+		if tc.Failure != nil {
+			c.failures++
+		}
+		if tc.Error != nil {
+			c.errors++
+		}
+		if tc.Skipped != nil {
+			c.skipped++
+		}
+	}
+	return c
 }

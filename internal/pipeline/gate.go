@@ -20,6 +20,8 @@ type Gate struct {
 	// WarnMissing: a gate that cannot be evaluated is warned of, not a
 	// failure (--gate-missing=warn).
 	WarnMissing bool
+	// JUnit is where a copy of junit.xml goes (--junit), if anywhere.
+	JUnit string
 }
 
 // CheckGate checks a gate file against the run's profile before the run
@@ -34,7 +36,8 @@ func CheckGate(s *Resolved, f *verdict.File) error {
 // SetGate makes Execute judge the results by g once they are collected.
 func (r *Run) SetGate(g *Gate) { r.gate = g }
 
-// judge writes verdict.json from result.json. Only when every stage
+// judge writes verdict.json from result.json, and junit.xml with the
+// stages that failed so far. Only when every stage
 // succeeded (stagesOK) is the verdict the run's exit: a failed gate is
 // exit 99 then, and a measured phase that did not finish exit 5; after a
 // stage's failure the verdict is written for the record and the stage's
@@ -57,6 +60,9 @@ func (r *Run) judge(stagesOK bool) error {
 	}
 	v := verdict.Evaluate(r.gate.File, res, base, time.Now())
 	if err := verdict.Write(filepath.Join(r.dir, verdict.VerdictFile), v); err != nil {
+		return exitcode.Wrap(exitcode.Tool, fmt.Errorf("gate: %w", err))
+	}
+	if err := WriteJUnit(r.dir, v, StageFailures(r.ledger.Record()), r.gate.WarnMissing, r.gate.JUnit); err != nil {
 		return exitcode.Wrap(exitcode.Tool, fmt.Errorf("gate: %w", err))
 	}
 	r.progress().Note(fmt.Sprintf("verdict: %s (%d passed, %d failed, %d could not be evaluated): %s",

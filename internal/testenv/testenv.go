@@ -55,6 +55,15 @@ type Endpoints struct {
 	// HdrHistogram is the Java HdrHistogram library and a Java 17 to run
 	// it (scripts/testenv/tools.sh).
 	HdrHistogram *HdrHistogram `json:"hdrhistogram,omitempty"`
+	// JunitParser is PyPI's junitparser in a venv
+	// (scripts/testenv/junit.sh).
+	JunitParser *JunitParser `json:"junitparser,omitempty"`
+}
+
+// JunitParser is the venv holding PyPI's junitparser, a JUnit XML reader
+// of the kind CI systems use: its Python imports it.
+type JunitParser struct {
+	Python string `json:"python"`
 }
 
 // HdrHistogram is Java HdrHistogram 2.2.2's jar and the Java 17 binary
@@ -183,6 +192,20 @@ func HdrHistogramFor(t testing.TB) *HdrHistogram {
 		missing(t, "Java HdrHistogram", err)
 	}
 	return e.HdrHistogram
+}
+
+// JunitParserFor returns the test environment's junitparser venv, or
+// skips (fails under `make test`).
+func JunitParserFor(t testing.TB) *JunitParser {
+	t.Helper()
+	e, err := Load()
+	if err == nil && (e.JunitParser == nil || e.JunitParser.Python == "") {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "junitparser", err)
+	}
+	return e.JunitParser
 }
 
 // TFLintFor returns the test environment's tflint 0.64.0, or skips (fails

@@ -5,14 +5,15 @@
 # Each component script (scripts/testenv/<name>.sh up) starts its server if it
 # is not already running and writes its own fragment .testenv/<name>.json; this
 # script merges the fragments. Components: postgres, cassandra, tools,
-# providers (the Terraform provider schemas, no server), moto (the AWS APIs).
+# providers (the Terraform provider schemas, no server), moto (the AWS APIs),
+# junit (PyPI junitparser in a venv, no server).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 state=${YBBENCH_TESTENV_DIR:-$root/.testenv}
 out=${YBBENCH_TESTENV:-$state/endpoints.json}
 mkdir -p "$state"
-components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra}
+components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra junit}
 for c in $components; do
   start=$(date +%s)
   "$here/$c.sh" up "$state"
