@@ -1,19 +1,24 @@
 package verdict
 
-import "fmt"
+import "github.com/ybbench/ybbench/collect"
 
-// Figure formats a gate's figure for people: four significant digits,
-// whole numbers from 10⁴ on (37443, not 3.744e+04), "-" when absent.
-func Figure(p *float64, unit string) string {
-	if p == nil {
-		return "-"
-	}
-	s := fmt.Sprintf("%.4g", *p)
-	if *p >= 1e4 || *p <= -1e4 {
-		s = fmt.Sprintf("%.0f", *p)
-	}
-	if unit != "" {
-		s += " " + unit
-	}
-	return s
+// Figure is a metric of a workload's measured phase, taken as a gate takes
+// it: of one operation, or, with operation "", of the workload (its
+// throughput as its family counts it, its error rate over every
+// operation). It errs when the result has no such figure, saying why (the
+// workload did not run, its measured phase did not complete, the
+// operation was not measured). Other readers of results (compare) use it
+// so that a figure means the same everywhere.
+func Figure(r *collect.Result, workload, operation, metric string) (float64, error) {
+	return measure(r, workload, operation, metric)
 }
+
+// Operations are the operations a workload's measured phase measured, in
+// the result's order.
+func Operations(r *collect.Result, workload string) []string { return operations(r, workload) }
+
+// Unit is a metric's unit: ops/s, fraction or µs.
+func Unit(metric string) string { return unitOf(metric) }
+
+// Flavor is the database flavor a result ran on.
+func Flavor(r *collect.Result) string { return flavorOf(r) }

@@ -31,6 +31,8 @@ var examples = map[string]string{
   ybbench janitor --provider gcp --project my-proj --run <id> --yes   # delete one run's resources`,
 	"gate": `  ybbench gate --run <id> --gate gates.yaml          # verdict.json beside result.json; exit 99 when a gate fails
   ybbench gate --run <id> --gate gates.yaml --gate-missing=warn   # a gate without a baseline only warns`,
+	"compare": `  ybbench compare <id-a> <id-b>                      # every figure side by side, its ratio to the first run's, flagged past the spread
+  ybbench compare runs/<a> results/b/result.json --format csv`,
 	"profiles": `  ybbench profiles                                   # every built-in profile, as a table
   ybbench profiles sysbench-ysql -o json`,
 	"version": `  ybbench version`,
