@@ -15,7 +15,9 @@ import (
 func TestIntegrationStartAt(t *testing.T) {
 	nodes, s := node(t)
 	ks := ownKeyspace(t, s)
-	at := time.Now().Add(300 * time.Millisecond).Truncate(time.Millisecond)
+	// Far enough ahead that the agent, connecting to Cassandra on a busy
+	// machine, reaches the wait before the instant (300 ms was not, once).
+	at := time.Now().Add(3 * time.Second).Truncate(time.Millisecond)
 	r := runKV(t, "--workload", "CassandraKeyValue", "--nodes", nodes, "--nouuid", "--value_size", "16",
 		"--num_threads_read", "0", "--num_threads_write", "1", "--num_unique_keys", "50", "--num_writes", "50",
 		"--ybload_keyspace", ks, "--ybload_start_at", strconv.FormatInt(at.UnixMilli(), 10))
