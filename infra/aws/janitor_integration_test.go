@@ -5,6 +5,7 @@ package aws
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/cloudtag"
@@ -92,12 +94,27 @@ func (m *janMoto) network(ctx context.Context, tags map[string]string, cidr stri
 		m.t.Fatal(err)
 	}
 	subnet = m.note(types.ResourceTypeSubnet, awssdk.ToString(sn.Subnet.SubnetId), zone, tags)
-	sg, err := m.c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{VpcId: &vpcID, GroupName: awssdk.String("ybbench-" + subnet),
+	name := "ybbench-" + subnet
+	groupID := ""
+	sg, err := m.c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{VpcId: &vpcID, GroupName: awssdk.String(name),
 		Description: awssdk.String("janitor test"), TagSpecifications: janSpec(types.ResourceTypeSecurityGroup, tags)})
-	if err != nil {
+	var apiErr smithy.APIError
+	switch {
+	case err == nil:
+		groupID = awssdk.ToString(sg.GroupId)
+	case errors.As(err, &apiErr) && apiErr.ErrorCode() == "InvalidGroup.Duplicate":
+		// The SDK retried a create whose answer was lost on a busy moto
+		// (seen once): the group the first attempt made is this one.
+		out, derr := m.c.DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{Filters: []types.Filter{
+			{Name: awssdk.String("vpc-id"), Values: []string{vpcID}}, {Name: awssdk.String("group-name"), Values: []string{name}}}})
+		if derr != nil || len(out.SecurityGroups) != 1 {
+			m.t.Fatalf("%v; looking it up: %v", err, derr)
+		}
+		groupID = awssdk.ToString(out.SecurityGroups[0].GroupId)
+	default:
 		m.t.Fatal(err)
 	}
-	group = m.note(types.ResourceTypeSecurityGroup, awssdk.ToString(sg.GroupId), "", tags)
+	group = m.note(types.ResourceTypeSecurityGroup, groupID, "", tags)
 	if !routed {
 		return subnet, group
 	}
