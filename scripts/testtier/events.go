@@ -14,6 +14,8 @@ type event struct {
 	Package string
 	Test    string
 	Output  string
+	// Elapsed is the seconds a test or package took, on its final event.
+	Elapsed float64
 	// ImportPath names the package of a build-output or build-fail event
 	// ("pkg [pkg.test]"), which has no Package.
 	ImportPath string
@@ -24,6 +26,7 @@ type test struct {
 	Package, Name string
 	Action        string // pass, fail, skip; "" when it never ended
 	Output        []string
+	Elapsed       float64 // seconds, once it ended
 }
 
 // pkg is one package's outcome, its tests in the order they started, and
@@ -103,5 +106,6 @@ func (t *test) apply(e event) {
 		t.Output = append(t.Output, strings.TrimSuffix(e.Output, "\n"))
 	case "pass", "fail", "skip":
 		t.Action = e.Action
+		t.Elapsed = e.Elapsed
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -71,7 +72,31 @@ func Render(w io.Writer, s *Stream, r Rule) bool {
 		verdict = "FAILED"
 	}
 	fmt.Fprintf(w, "tier %s: %s: %d passed, %d failed, %d skipped (%d not allowed)\n", r.Tier, verdict, passed, failed, skipped, refused)
+	if slow := slowest(s, 5); slow != "" {
+		// Where a tier's time goes, so that its budget can be watched
+		// from the CI log alone.
+		fmt.Fprintf(w, "tier %s: slowest: %s\n", r.Tier, slow)
+	}
 	return ok
+}
+
+// slowest names the n top-level tests that took longest, with their
+// seconds ("" when no test says how long it took).
+func slowest(s *Stream, n int) string {
+	var all []*test
+	for _, p := range s.Packages {
+		for _, t := range p.Tests {
+			if !strings.Contains(t.Name, "/") && t.Elapsed > 0 {
+				all = append(all, t)
+			}
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *test) int { return cmp.Compare(b.Elapsed, a.Elapsed) })
+	var out []string
+	for _, t := range all[:min(n, len(all))] {
+		out = append(out, fmt.Sprintf("%s %.0f s", t.Name, t.Elapsed))
+	}
+	return strings.Join(out, ", ")
 }
 
 // reason is a skipped test's message: its output without go test's own
