@@ -1,0 +1,239 @@
+//go:build e2e
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/compare"
+	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/verdict"
+)
+
+// A release gate end to end, on one quick local run (postgres flavor):
+// run --gate with gates no machine reaches exits 99 with complete results,
+// verdict.json and junit.xml holding one failed gate per workload; gate on
+// the finished run with gates every machine holds exits 0 and rewrites the
+// verdict as all passed; compare puts the run beside a fixture of the same
+// profile.
+func TestE2EGateRunThenGateThenCompare(t *testing.T) {
+	runs := runsDir(t)
+	subnet := "10.213.150"
+	cleanupRuns(t, runs)
+	// 1e12 ops/s is out of any machine's reach; an error rate of at most a
+	// half is within a working database's.
+	fail := writeGate(t, "gates:\n"+
+		"  - {workload: \"*\", metric: throughput, op: \">=\", value: 1e12}\n"+
+		"  - {workload: \"*\", metric: error_rate, op: \"<=\", value: 0.5}\n")
+	copyTo := filepath.Join(t.TempDir(), "reports", "junit.xml")
+	r := ybbench(t, "run", "--local", "--flavor=postgres", "--db-hosts=1", "--workloads=workloada,workloadc",
+		"--records=2000", "--operations=20000", "--duration=5s", "--start-delay=2s",
+		"--runs-dir="+runs, "--subnet="+subnet+".0/24", "--gate="+fail, "--junit="+copyTo)
+	dir := runDirIn(t, runs, 0)
+	if r.code != 99 {
+		t.Fatalf("run --gate FAIL: exit %d, want 99 (a gate failed on complete results)\n%s", r.code, r.stderr)
+	}
+	if st := readLedger(t, dir).State; st != "torn-down" {
+		t.Errorf("ledger state %q after run: a failed gate must not stop the teardown", st)
+	}
+	assertNothingRemains(t, dir, subnet+".")
+
+	b, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, b)
+	var res collect.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	workloads := []string{"workloada", "workloadc"}
+	throughput := map[string]float64{}
+	for _, w := range res.Workloads {
+		throughput[w.Name] = w.Throughput
+		for _, p := range w.Phases {
+			if p.Phase == "run" && !p.Complete {
+				t.Errorf("%s's run phase is not complete: %v", w.Name, p.Problems)
+			}
+		}
+	}
+	for _, w := range workloads {
+		if throughput[w] <= 0 {
+			t.Errorf("result.json: %s's throughput is %v", w, throughput[w])
+		}
+	}
+
+	// verdict.json (readVerdict checks it against its schema): every
+	// workload's throughput gate failed, on the figure result.json has, and
+	// its error-rate gate passed.
+	v := readVerdict(t, dir)
+	if v.RunID != filepath.Base(dir) || v.GateFile != fail || !v.Complete || v.Outcome != verdict.Fail ||
+		v.Failed != len(workloads) || v.Passed != len(workloads) || v.CannotEvaluate != 0 || len(v.Gates) != 2*len(workloads) {
+		t.Errorf("verdict after run: run %s, file %s, complete %v, %s: %d passed, %d failed, %d cannot be evaluated of %d gates",
+			v.RunID, v.GateFile, v.Complete, v.Outcome, v.Passed, v.Failed, v.CannotEvaluate, len(v.Gates))
+	}
+	failed := map[string]int{}
+	for _, g := range v.Gates {
+		switch g.Metric {
+		case "throughput":
+			if g.Outcome != verdict.Fail || g.Measured == nil || *g.Measured != throughput[g.Workload] {
+				t.Errorf("%s throughput gate: %s, measured %v; result.json has %v", g.Workload, g.Outcome, g.Measured, throughput[g.Workload])
+			}
+			if g.Outcome == verdict.Fail {
+				failed[g.Workload]++
+			}
+		case "error_rate":
+			if g.Outcome != verdict.Pass {
+				t.Errorf("%s error-rate gate: %s (measured %v)", g.Workload, g.Outcome, g.Measured)
+			}
+		}
+	}
+	for _, w := range workloads {
+		if failed[w] != 1 {
+			t.Errorf("%s has %d failed gates, want 1", w, failed[w])
+		}
+	}
+
+	// junit.xml: its counts, from the suite's attributes and from its test
+	// cases, are the verdict's (no stage failed), and --junit copied it.
+	inRun, err := os.ReadFile(filepath.Join(dir, verdict.JUnitFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if copied, err := os.ReadFile(copyTo); err != nil || !bytes.Equal(copied, inRun) {
+		t.Errorf("--junit %s is not the run's junit.xml: %v", copyTo, err)
+	}
+	want := junitTally{Tests: len(v.Gates), Failures: v.Failed}
+	if attrs, cases := readJUnit(t, inRun); attrs != want || cases != want {
+		t.Errorf("junit.xml after run: suite %+v, test cases %+v; the verdict's %+v", attrs, cases, want)
+	}
+
+	// ybbench gate on the finished run: bounds every machine holds, and the
+	// run as its own baseline (ratio 1 of itself), rewrite the verdict.
+	pass := writeGate(t, "baseline: {run: "+dir+"}\ngates:\n"+
+		"  - {workload: \"*\", metric: throughput, op: \">=\", value: 1}\n"+
+		"  - {workload: \"*\", metric: error_rate, op: \"<=\", value: 0.5}\n"+
+		"  - {workload: \"*\", operation: READ, metric: p99, op: \"<=\", ratio: 1}\n")
+	if g := ybbench(t, "gate", "--run", dir, "--gate", pass); g.code != 0 {
+		t.Fatalf("gate PASS: exit %d, want 0\n%s%s", g.code, g.stdout, g.stderr)
+	}
+	v2 := readVerdict(t, dir)
+	if v2.GateFile != pass || v2.Outcome != verdict.Pass || v2.Failed != 0 || v2.CannotEvaluate != 0 ||
+		v2.Passed != len(v2.Gates) || len(v2.Gates) != 3*len(workloads) || v2.Created.Before(v.Created) {
+		t.Errorf("verdict after gate: file %s, %s: %d passed, %d failed, %d cannot be evaluated of %d gates, created %v (first %v)",
+			v2.GateFile, v2.Outcome, v2.Passed, v2.Failed, v2.CannotEvaluate, len(v2.Gates), v2.Created, v.Created)
+	}
+	for _, g := range v2.Gates {
+		if g.Outcome != verdict.Pass {
+			t.Errorf("gate %s %s %s: %s %s", g.Workload, g.Operation, g.Metric, g.Outcome, g.Reason)
+		}
+	}
+	inRun, err = os.ReadFile(filepath.Join(dir, verdict.JUnitFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = junitTally{Tests: len(v2.Gates)}
+	if attrs, cases := readJUnit(t, inRun); attrs != want || cases != want {
+		t.Errorf("junit.xml after gate: suite %+v, test cases %+v; the verdict's %+v", attrs, cases, want)
+	}
+
+	// compare with a fixture of the same profile: Markdown for people, and
+	// JSON whose workloada figures are each result.json's.
+	fixture := filepath.Join(testenv.RepoRoot(), "collect", "testdata", "ycsb-ysql.result.json")
+	fb, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fres collect.Result
+	if err := json.Unmarshal(fb, &fres); err != nil {
+		t.Fatal(err)
+	}
+	md := ybbench(t, "compare", dir, fixture)
+	if md.code != 0 || !strings.Contains(md.stdout, filepath.Base(dir)) || !strings.Contains(md.stdout, fres.RunID) ||
+		!strings.Contains(md.stdout, "| workloada | (workload) | throughput |") {
+		t.Errorf("compare: exit %d\n%s%s", md.code, md.stdout, md.stderr)
+	}
+	js := ybbench(t, "compare", "--format=json", dir, fixture)
+	if js.code != 0 {
+		t.Fatalf("compare --format=json: exit %d\n%s", js.code, js.stderr)
+	}
+	var c compare.Comparison
+	if err := json.Unmarshal([]byte(js.stdout), &c); err != nil {
+		t.Fatalf("compare --format=json: %v\n%s", err, js.stdout)
+	}
+	if len(c.Runs) != 2 || c.Runs[0].ID != filepath.Base(dir) || c.Runs[1].ID != fres.RunID {
+		t.Fatalf("compare's runs %+v, want %s then %s", c.Runs, filepath.Base(dir), fres.RunID)
+	}
+	fixtureThroughput := 0.0
+	for _, w := range fres.Workloads {
+		if w.Name == "workloada" {
+			fixtureThroughput = w.Throughput
+		}
+	}
+	rows := 0
+	for _, row := range c.Figures {
+		if row.Workload != "workloada" {
+			continue
+		}
+		rows++
+		if len(row.Runs) != 2 || len(row.Runs[0].Values) != 1 || len(row.Runs[1].Values) != 1 {
+			t.Errorf("workloada %s %s: not a figure of both runs: %+v", row.Operation, row.Metric, row.Runs)
+			continue
+		}
+		if row.Operation == "" && row.Metric == "throughput" &&
+			(row.Runs[0].Values[0] != throughput["workloada"] || row.Runs[1].Values[0] != fixtureThroughput) {
+			t.Errorf("workloada throughput compared as %v and %v; the results have %v and %v",
+				row.Runs[0].Values[0], row.Runs[1].Values[0], throughput["workloada"], fixtureThroughput)
+		}
+	}
+	// The workload's throughput and error rate, and eight figures of each
+	// of READ and UPDATE.
+	if rows != 2+2*len(verdict.Metrics) {
+		t.Errorf("compare has %d workloada figures of both runs, want %d", rows, 2+2*len(verdict.Metrics))
+	}
+}
+
+// junitTally is a JUnit report's counts.
+type junitTally struct{ Tests, Failures, Errors, Skipped int }
+
+// readJUnit reads a junit.xml's single suite: the counts its attributes
+// state and the counts of its test cases.
+func readJUnit(t *testing.T, b []byte) (attrs, cases junitTally) {
+	t.Helper()
+	var s struct {
+		XMLName  xml.Name `xml:"testsuite"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
+		Skipped  int      `xml:"skipped,attr"`
+		Cases    []struct {
+			Failure *struct{} `xml:"failure"`
+			Error   *struct{} `xml:"error"`
+			Skipped *struct{} `xml:"skipped"`
+		} `xml:"testcase"`
+	}
+	if err := xml.Unmarshal(b, &s); err != nil {
+		t.Fatalf("junit.xml: %v\n%s", err, b)
+	}
+	attrs = junitTally{s.Tests, s.Failures, s.Errors, s.Skipped}
+	cases.Tests = len(s.Cases)
+	for _, c := range s.Cases {
+		if c.Failure != nil {
+			cases.Failures++
+		}
+		if c.Error != nil {
+			cases.Errors++
+		}
+		if c.Skipped != nil {
+			cases.Skipped++
+		}
+	}
+	return attrs, cases
+}
