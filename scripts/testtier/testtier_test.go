@@ -97,3 +97,28 @@ func TestOtherLinesKept(t *testing.T) {
 		t.Errorf("got %q", b.String())
 	}
 }
+
+// The summary names the slowest top-level tests, slowest first, by the
+// seconds go test gave their last event; subtests do not count.
+func TestSlowestNamed(t *testing.T) {
+	in := `{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"pass","Package":"p","Test":"TestA","Elapsed":3.2}
+{"Action":"run","Package":"p","Test":"TestB"}
+{"Action":"run","Package":"p","Test":"TestB/sub"}
+{"Action":"pass","Package":"p","Test":"TestB/sub","Elapsed":40}
+{"Action":"pass","Package":"p","Test":"TestB","Elapsed":41.6}
+{"Action":"run","Package":"q","Test":"TestC"}
+{"Action":"skip","Package":"q","Test":"TestC","Elapsed":0}
+{"Action":"pass","Package":"p","Elapsed":45}
+{"Action":"pass","Package":"q","Elapsed":0.1}
+`
+	s, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	Render(&b, s, Rule{Tier: "u"})
+	if want := "tier u: slowest: TestB 42 s, TestA 3 s\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("got %q, want it to end %q", b.String(), want)
+	}
+}
