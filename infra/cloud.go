@@ -131,3 +131,15 @@ func RemainsError(provider, runID, scope string, destroyErr error, left []Resour
 	}
 	return errors.Join(errs...)
 }
+
+// ZoneFallback reads the OptionZoneFallback option: "" or "false" is off,
+// "true" on; anything else is an error for the caller to name the option.
+func ZoneFallback(v string) (bool, error) {
+	switch v {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q: want true or false", v)
+}

@@ -26,3 +26,14 @@ func TestCheckSSHCIDR(t *testing.T) {
 		t.Error("an empty ssh_cidr is not ErrSSHCIDRUnset")
 	}
 }
+
+func TestZoneFallback(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "false": false, "true": true} {
+		if got, err := ZoneFallback(v); err != nil || got != want {
+			t.Errorf("ZoneFallback(%q) = %v, %v", v, got, err)
+		}
+	}
+	if _, err := ZoneFallback("yes"); err == nil || !strings.Contains(err.Error(), `"yes": want true or false`) {
+		t.Errorf("ZoneFallback(yes): %v", err)
+	}
+}

@@ -103,13 +103,11 @@ func readSettings(spec infra.ClusterSpec) (settings, []error) {
 		case infra.OptionSSHCIDR:
 			s.sshCIDR = v
 		case infra.OptionZoneFallback:
-			switch v {
-			case "", "false":
-			case "true":
-				s.zoneFallback = true
-			default:
-				bad(k, "%q: want true or false", v)
+			on, err := infra.ZoneFallback(v)
+			if err != nil {
+				bad(k, "%v", err)
 			}
+			s.zoneFallback = on
 		default:
 			// The pipeline may pass a setting other providers take with
 			// an empty value; only a value given is a mistake.
