@@ -133,6 +133,49 @@ type WorkloadResult struct {
 	// CPU is each db host's CPU over the measured phase.
 	CPU      map[string]HostCPU `json:"cpu,omitempty"`
 	Problems []string           `json:"problems,omitempty"`
+	// Repetitions are the workload's repetitions, in the order run, when
+	// the run repeated its workloads (--repeat N, N > 1); absent otherwise.
+	// The workload's own Phases, Throughput, Comparisons, Sanity and CPU
+	// are then those of its median repetition, MedianRepetition (by the
+	// measured phase's throughput; the lower of the two middle ones when N
+	// is even), so that a reader of one repetition reads a real one; Spread
+	// gives every figure over all of them.
+	Repetitions      []Repetition `json:"repetitions,omitempty"`
+	MedianRepetition int          `json:"median_repetition,omitempty"`
+	Spread           []Spread     `json:"spread,omitempty"`
+}
+
+// Repetition is one repetition of a workload: its phases and figures, as
+// a workload of a run without repetitions has them.
+type Repetition struct {
+	// Index counts from 1; the ledger's steps are bench/<workload>/r<Index>/<phase>.
+	Index       int                `json:"index"`
+	Phases      []PhaseResult      `json:"phases"`
+	Throughput  float64            `json:"throughput,omitempty"`
+	Comparisons []Comparison       `json:"comparisons,omitempty"`
+	Sanity      float64            `json:"sanity,omitempty"`
+	CPU         map[string]HostCPU `json:"cpu,omitempty"`
+	Problems    []string           `json:"problems,omitempty"`
+}
+
+// Spread is one figure of a workload over its repetitions: the values in
+// the order run, their median (what gates use), range and coefficient of
+// variation.
+type Spread struct {
+	// Operation is "" for a figure of the workload as a whole (its
+	// throughput and error rate).
+	Operation string `json:"operation,omitempty"`
+	// Metric is one of the gates' metrics: throughput, error_rate, mean,
+	// p50, p95, p99, p99.9, max.
+	Metric string    `json:"metric"`
+	Unit   string    `json:"unit"`
+	Values []float64 `json:"values"`
+	Median float64   `json:"median"`
+	Min    float64   `json:"min"`
+	Max    float64   `json:"max"`
+	// CV is the sample standard deviation (n − 1) over the mean; 0 when
+	// the mean is 0.
+	CV float64 `json:"cv"`
 }
 
 // LittlesLaw is threads ÷ (throughput × mean latency) of a published row.
