@@ -21,11 +21,15 @@ type Scope struct {
 }
 
 // Check reports every rule of f that names what the profile does not
-// have, and a published baseline the profile's table cannot be.
+// have, a published baseline the profile's table cannot be, and a ratio
+// with no baseline at all (after --history, which may give it).
 func (f *File) Check(s Scope) error {
 	var errs []error
 	fail := func(line int, field, format string, args ...any) {
 		errs = append(errs, &Error{File: f.Path, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if f.Baseline.Source == "" && slices.ContainsFunc(f.Gates, func(r Rule) bool { return r.Ratio != nil }) {
+		fail(f.Baseline.Line, "baseline", "missing, and a gate has a ratio (of it): want published, run: DIR or history: {dir: DIR, last: N} (or --history DIR)")
 	}
 	if f.Baseline.Source == SourcePublished && !s.PublishedUsable {
 		fail(f.Baseline.Line, "baseline", "published: profile %s's published table is not self-consistent (%s), so it cannot gate", s.Profile, s.Why)

@@ -43,8 +43,6 @@ func TestParseRefuses(t *testing.T) {
 			[]string{"g.yaml:2: baseline.history.dir: ", "g.yaml:2: baseline.history.last: \"0\""}},
 		{"an unknown baseline", "baseline: yesterday\ngates: []\n",
 			[]string{"g.yaml:1: baseline: \"yesterday\": want published"}},
-		{"a ratio without a baseline", "gates:\n  - {workload: '*', metric: max, op: '<=', ratio: 1}\n",
-			[]string{"g.yaml:1: baseline: missing, and a gate has a ratio"}},
 		{"no gates", "baseline: published\n", []string{"g.yaml:1: gates: missing"}},
 		{"gates not a list", "gates: {workload: '*'}\n", []string{"g.yaml:1: gates: want a list"}},
 		{"an unknown top-level field", "gate: []\ngates: []\n", []string{"g.yaml:1: gate: unknown field"}},
@@ -129,6 +127,8 @@ func TestCheckAgainstProfile(t *testing.T) {
 			[]string{"g.yaml:2: gates[0].operation: profile ycsb-ysql measures no operation \"EVENT\""}},
 		{"sysbench's published table", sysbench, "baseline: published\ngates:\n  - {workload: '*', metric: throughput, op: '>=', ratio: 0.9}\n",
 			[]string{"g.yaml:1: baseline: published: profile sysbench-ysql's published table is not self-consistent"}},
+		{"a ratio without a baseline", ycsb, "gates:\n  - {workload: '*', metric: max, op: '<=', ratio: 1}\n",
+			[]string{"g.yaml:1: baseline: missing, and a gate has a ratio", "--history DIR"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, err := Parse("g.yaml", []byte(c.text))
@@ -153,5 +153,16 @@ func TestCheckAgainstProfile(t *testing.T) {
 	}
 	if err := f.Check(ScopeOf(ycsb)); err != nil {
 		t.Errorf("a file naming what the profile has: %v", err)
+	}
+	// A ratio without a baseline in the file is whole with --history.
+	f, err = Parse("g.yaml", []byte("gates:\n  - {workload: '*', metric: max, op: '<=', ratio: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.UseHistory(t.TempDir(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Check(ScopeOf(ycsb)); err != nil || f.Baseline.Last != DefaultHistoryLast {
+		t.Errorf("a ratio with --history: %v, %+v", err, f.Baseline)
 	}
 }

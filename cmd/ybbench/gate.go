@@ -37,6 +37,34 @@ type runGateFlags struct {
 	file    string
 	missing *gateMissingFlag
 	junit   string
+	history historyFlags
+}
+
+// historyFlags are --history and --history-last: a results directory
+// whose runs' median is the baseline, whatever the gate file names.
+type historyFlags struct {
+	dir  string
+	last int
+}
+
+// register gives c the history flags.
+func (h *historyFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&h.dir, "history", "", "baseline: the median of the last runs in this directory of results with the same profile, parameters and flavor (overrides the gate file's baseline)")
+	c.Flags().IntVar(&h.last, "history-last", 0, "with --history: how many of its runs (default: the gate file's last, else 5)")
+}
+
+// apply sets the gate file's baseline to the history, when one is given.
+func (h *historyFlags) apply(f *verdict.File) error {
+	if h.dir == "" {
+		if h.last != 0 {
+			return exitcode.Errorf(exitcode.Config, "--history-last %d: without --history there is no history", h.last)
+		}
+		return nil
+	}
+	if h.last < 0 {
+		return exitcode.Errorf(exitcode.Config, "--history-last %d: want a whole number of runs, at least 1", h.last)
+	}
+	return exitcode.Wrap(exitcode.Config, f.UseHistory(h.dir, h.last))
 }
 
 // register gives c (run) the gate flags.
@@ -45,6 +73,7 @@ func (g *runGateFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&g.file, "gate", "", "judge the results by a gate file (YAML): verdict.json, exit 99 when a gate fails")
 	c.Flags().Var(g.missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
 	c.Flags().StringVar(&g.junit, "junit", "", "copy the run's junit.xml (the gates as JUnit XML) to this path")
+	g.history.register(c)
 }
 
 // load parses the gate file, if one is given (its check against the
@@ -54,11 +83,17 @@ func (g *runGateFlags) load() (*pipeline.Gate, error) {
 		if g.junit != "" {
 			return nil, exitcode.Errorf(exitcode.Config, "--junit %s: there is no verdict to report without --gate", g.junit)
 		}
+		if g.history.dir != "" {
+			return nil, exitcode.Errorf(exitcode.Config, "--history %s: there are no gates to take it as baseline without --gate", g.history.dir)
+		}
 		return nil, nil
 	}
 	f, err := verdict.Load(g.file)
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	if err := g.history.apply(f); err != nil {
+		return nil, err
 	}
 	return &pipeline.Gate{File: f, WarnMissing: g.missing.val == "warn", JUnit: g.junit}, nil
 }
@@ -67,6 +102,7 @@ func (g *runGateFlags) load() (*pipeline.Gate, error) {
 // gate file, verdict.json written beside it.
 func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 	var gateFile, junit string
+	var history historyFlags
 	missing := &gateMissingFlag{val: "fail"}
 	c := &cobra.Command{Use: "gate", Short: "Judge a run's result.json by a gate file: verdict.json beside it, exit 99 when a gate fails",
 		Args: cobra.NoArgs,
@@ -79,7 +115,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			warn := missing.val == "warn"
-			v, err := gateRun(dir, gateFile, warn, junit, time.Now())
+			v, err := gateRun(dir, gateFile, &history, warn, junit, time.Now())
 			if err != nil {
 				return err
 			}
@@ -89,6 +125,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().StringVar(&gateFile, "gate", "", "the gate file (YAML): a baseline and the gates (README, \"Gates\")")
 	c.Flags().Var(missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
 	c.Flags().StringVar(&junit, "junit", "", "copy the run's junit.xml (the gates as JUnit XML) to this path")
+	history.register(c)
 	c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
 	runsDirFlag(c, o)
 	return c
@@ -96,9 +133,9 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 
 // gateRun reads a run's result.json and the gate file, checks the file
 // against the run's profile and writes verdict.json beside the result,
-// and junit.xml with the stage failures of its ledger (copied to junit
-// when given).
-func gateRun(dir, gateFile string, warnMissing bool, junit string, now time.Time) (*verdict.Verdict, error) {
+// junit.xml with the stage failures of its ledger (copied to junit when
+// given), and the reports again, which show the verdict first.
+func gateRun(dir, gateFile string, history *historyFlags, warnMissing bool, junit string, now time.Time) (*verdict.Verdict, error) {
 	b, err := os.ReadFile(filepath.Join(dir, pipeline.ResultFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Errorf(exitcode.Config, "%s has no %s: nothing to gate (collect it first)", dir, pipeline.ResultFile)
@@ -110,7 +147,7 @@ func gateRun(dir, gateFile string, warnMissing bool, junit string, now time.Time
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, fmt.Errorf("%s: %w", dir, err))
 	}
-	f, err := loadGate(gateFile, res.Profile)
+	f, err := loadGate(gateFile, res.Profile, history)
 	if err != nil {
 		return nil, err
 	}
@@ -133,15 +170,22 @@ func gateRun(dir, gateFile string, warnMissing bool, junit string, now time.Time
 	if err := pipeline.WriteJUnit(dir, v, stages, warnMissing, junit); err != nil {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
+	if _, err := pipeline.RenderReport(dir); err != nil {
+		return nil, exitcode.Wrap(exitcode.Tool, fmt.Errorf("the report with the verdict: %w", err))
+	}
 	return v, nil
 }
 
-// loadGate reads a gate file and checks it against a profile: every
-// problem is a configuration error (exit 2) naming its line and field.
-func loadGate(path, profile string) (*verdict.File, error) {
+// loadGate reads a gate file, takes --history's baseline, and checks it
+// against a profile: every problem is a configuration error (exit 2)
+// naming its line and field.
+func loadGate(path, profile string, history *historyFlags) (*verdict.File, error) {
 	f, err := verdict.Load(path)
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	if err := history.apply(f); err != nil {
+		return nil, err
 	}
 	p, err := profiles.Get(profile)
 	if err != nil {

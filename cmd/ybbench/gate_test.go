@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -192,6 +194,12 @@ func TestCLIRunChecksTheGateFileFirst(t *testing.T) {
 			t.Errorf("exit %d, want 2 saying %q:\n%s", r.code, want, r.stderr)
 		}
 	}
+	okGate := writeGate(t, "gates:\n  - {workload: \"*\", metric: throughput, op: \">=\", ratio: 0.9}\n")
+	nowhere := filepath.Join(t.TempDir(), "results")
+	r = cli(t, nil, "run", "--local", "--runs-dir", runs, "--gate", okGate, "--history", nowhere)
+	if r.code != 2 || !strings.Contains(r.stderr, "--history "+nowhere+": not a directory of results") {
+		t.Errorf("a history that is not there: exit %d\n%s", r.code, r.stderr)
+	}
 	if _, err := os.Stat(runs); !os.IsNotExist(err) {
 		t.Errorf("the runs directory was made: %v", err)
 	}
@@ -268,5 +276,86 @@ func TestCLIGateJUnit(t *testing.T) {
 	}
 	if r := cli(t, nil, "run", "--local", "--junit", "x.xml"); r.code != 2 || !strings.Contains(r.stderr, "without --gate") {
 		t.Errorf("run --junit without --gate: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// --history DIR: the baseline is the median of the last runs of a results
+// directory, whatever the gate file names; --history-last takes fewer.
+// The history's runs scale the fixture's throughput by 0.5, 2 and 1 (in
+// the order they were created), so the median of all three is the gated
+// run's own figure and that of the last two 1.5 times it. report.md shows
+// the verdict first.
+func TestCLIGateAgainstHistory(t *testing.T) {
+	runs, history := t.TempDir(), t.TempDir()
+	dir := gatedRun(t, runs, "ycsb-ysql-260101-0300-99999999", func(map[string]any) {})
+	for i, f := range []float64{0.5, 2, 1} {
+		id := "ycsb-ysql-260101-000" + strconv.Itoa(i) + "-0000000" + strconv.Itoa(i)
+		src := gatedRun(t, t.TempDir(), id, func(m map[string]any) {
+			m["created"] = "2026-01-01T0" + strconv.Itoa(i) + ":00:00Z"
+			for _, w := range m["workloads"].([]any) {
+				w := w.(map[string]any)
+				if v, ok := w["throughput"].(float64); ok {
+					w["throughput"] = v * f
+				}
+			}
+		})
+		if err := os.MkdirAll(filepath.Join(history, id), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(src, pipeline.ResultFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(history, id, pipeline.ResultFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The file names the published table: --history wins over it.
+	g := writeGate(t, "baseline: published\ngates:\n  - {workload: \"*\", metric: throughput, op: \">=\", ratio: 0.9}\n")
+	if r := cli(t, nil, "gate", "--run", dir, "--gate", g, "--history", history); r.code != 0 {
+		t.Fatalf("the median of three: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	v := readVerdict(t, dir)
+	if v.Baseline.Source != verdict.SourceHistory || v.Baseline.Path != history || len(v.Baseline.Runs) != 3 || v.Passed != 3 {
+		t.Errorf("baseline %+v, %d passed", v.Baseline, v.Passed)
+	}
+	for _, gt := range v.Gates {
+		if gt.Ratio == nil || math.Abs(*gt.Ratio-1) > 1e-9 {
+			t.Errorf("%s: ratio %v, want 1 (the median of 0.5, 2 and 1 times the run's own)", gt.Workload, gt.Ratio)
+		}
+	}
+	r := cli(t, nil, "gate", "--run", dir, "--gate", g, "--history", history, "--history-last", "2")
+	if r.code != 99 {
+		t.Fatalf("the median of the last two: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	v = readVerdict(t, dir)
+	if strings.Join(v.Baseline.Runs, ",") != "ycsb-ysql-260101-0001-00000001,ycsb-ysql-260101-0002-00000002" || v.Failed != 3 {
+		t.Errorf("baseline %+v, %d failed", v.Baseline, v.Failed)
+	}
+	for _, gt := range v.Gates {
+		if gt.Ratio == nil || math.Abs(*gt.Ratio-1/1.5) > 1e-9 {
+			t.Errorf("%s: ratio %v, want 1/1.5", gt.Workload, gt.Ratio)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, pipeline.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts := strings.SplitN(string(md), "\n\n", 3); len(parts) < 2 || !strings.HasPrefix(parts[1], "## Verdict: fail") {
+		t.Errorf("report.md does not open with the verdict:\n%.400s", md)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--history", filepath.Join(history, "nothing")}, "not a directory of results"},
+		{[]string{"--history-last", "2"}, "without --history"},
+		{[]string{"--history", history, "--history-last", "-1"}, "at least 1"},
+	} {
+		args := append([]string{"gate", "--run", dir, "--gate", g}, c.args...)
+		if r := cli(t, nil, args...); r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s", c.args, r.code, c.want, r.stderr)
+		}
 	}
 }

@@ -41,7 +41,7 @@ var examples = map[string]string{
 // flagTypes are what the help shows beside the flags that are not
 // settings (those take theirs from the settings table) instead of pflag's
 // "string".
-var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id", "gate": "path", "junit": "path"}
+var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id", "gate": "path", "junit": "path", "history": "dir", "history-last": "runs"}
 
 // describe gives every command its example and every flag of flagTypes
 // its type.

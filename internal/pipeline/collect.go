@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/verdict"
 )
 
 // Version is ybbench's version, set by cmd/ybbench.
@@ -164,6 +166,49 @@ func RenderReport(dir string) (string, error) {
 	if err := collect.WriteMarkdown(&b, res); err != nil {
 		return "", err
 	}
+	md := b.Bytes()
+	v, err := readVerdict(dir)
+	if err != nil {
+		return "", err
+	}
+	if v != nil {
+		var vb bytes.Buffer
+		if err := verdict.Markdown(&vb, v); err != nil {
+			return "", err
+		}
+		md = afterTitle(md, vb.Bytes())
+	}
 	path := filepath.Join(dir, ReportFile)
-	return path, os.WriteFile(path, b.Bytes(), 0o644)
+	return path, os.WriteFile(path, md, 0o644)
+}
+
+// readVerdict is the run's verdict.json, nil when the run was not gated.
+func readVerdict(dir string) (*verdict.Verdict, error) {
+	b, err := os.ReadFile(filepath.Join(dir, verdict.VerdictFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := verdict.Validate(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, verdict.VerdictFile), err)
+	}
+	var v verdict.Verdict
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, verdict.VerdictFile), err)
+	}
+	return &v, nil
+}
+
+// afterTitle puts a section right after a Markdown document's title line,
+// so that a reader meets the verdict first.
+func afterTitle(doc, section []byte) []byte {
+	i := bytes.Index(doc, []byte("\n\n"))
+	if i < 0 {
+		return append(append(doc, '\n'), section...)
+	}
+	out := append([]byte{}, doc[:i+2]...)
+	out = append(out, section...)
+	return append(out, doc[i+2:]...)
 }

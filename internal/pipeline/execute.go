@@ -81,16 +81,19 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 	if err := r.Collect(hard); err != nil && benchErr == nil {
 		benchErr = err
 	}
+	// The gates judge complete results only: a stage's failure keeps its
+	// own exit (the verdict is still written), and teardown, after this,
+	// wins over a failed gate when it is incomplete. The verdict comes
+	// before the report, which shows it first.
+	var verdictErr error
+	if r.gate != nil {
+		verdictErr = r.judge(benchErr == nil)
+	}
 	if err := r.Report(hard); err != nil && benchErr == nil {
 		benchErr = err
 	}
-	// The gates judge complete results only: a stage's failure keeps its
-	// own exit (the verdict is still written), and teardown, after this,
-	// wins over a failed gate when it is incomplete.
-	if r.gate != nil {
-		if err := r.judge(benchErr == nil); err != nil && benchErr == nil {
-			benchErr = err
-		}
+	if verdictErr != nil && benchErr == nil {
+		benchErr = verdictErr
 	}
 	return benchErr
 }
