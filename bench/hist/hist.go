@@ -68,6 +68,28 @@ func (x *Hist) Overflow() int64 { return x.overflow }
 // Java HdrHistogram computes it); 0 when empty.
 func (x *Hist) Mean() float64 { return x.h.Mean() }
 
+// JavaMean is the mean as Java HdrHistogram 2.1.4's getMean computes it,
+// the figure YCSB prints as AverageLatency(us): per recorded bucket, in
+// ascending order, the integer product of its median-equivalent value and
+// its count added into a double, divided once by the total count.
+// hdrhistogram-go's Mean divides each term, which changes the last digits
+// of most means. 0 when empty.
+func (x *Hist) JavaMean() float64 {
+	n := x.h.TotalCount()
+	if n == 0 {
+		return 0
+	}
+	var total float64
+	for _, b := range x.h.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		median := b.From + (b.To-b.From+1)>>1
+		total += float64(median * b.Count)
+	}
+	return total / float64(n)
+}
+
 // Min is the lowest equivalent value of the smallest recorded value (0 if a
 // zero was recorded, as Java HdrHistogram reports it); 0 when empty.
 func (x *Hist) Min() int64 {

@@ -234,7 +234,7 @@ func run(ctx context.Context, args []string, env *Env) error {
 	// YCSB lowers threadcount to the operation count (stdout warning).
 	ops := cfg.OperationCount
 	if inv.Load {
-		ops = cfg.InsertCount
+		ops = cfg.LoadCount
 	}
 	threads := ro.threads
 	if int64(threads) > ops && ops > 0 {

@@ -18,24 +18,29 @@ type Config struct {
 	FieldLengthHistogram string
 	// FieldLengths is the fieldlengthhistogram file, read: the caller that
 	// has the file system fills it in before NewCore.
-	FieldLengths          *HistogramGen
-	ReadAllFields         bool
-	ReadAllFieldsByName   bool
-	WriteAllFields        bool
-	DataIntegrity         bool
-	ReadProportion        float64
-	UpdateProportion      float64
-	InsertProportion      float64
-	ScanProportion        float64
-	RMWProportion         float64
-	RequestDistribution   string
-	MinScanLength         int64
-	MaxScanLength         int64
-	ScanLengthDist        string
-	OrderedInserts        bool
-	RecordCount           int64
-	InsertStart           int64
-	InsertCount           int64
+	FieldLengths        *HistogramGen
+	ReadAllFields       bool
+	ReadAllFieldsByName bool
+	WriteAllFields      bool
+	DataIntegrity       bool
+	ReadProportion      float64
+	UpdateProportion    float64
+	InsertProportion    float64
+	ScanProportion      float64
+	RMWProportion       float64
+	RequestDistribution string
+	MinScanLength       int64
+	MaxScanLength       int64
+	ScanLengthDist      string
+	OrderedInserts      bool
+	RecordCount         int64
+	InsertStart         int64
+	InsertCount         int64
+	// LoadCount is how many records the load phase inserts: insertcount
+	// when it is given, else recordcount — YCSB's Client counts so even
+	// with insertstart > 0, loading keys insertstart … insertstart +
+	// recordcount − 1.
+	LoadCount             int64
 	OperationCount        int64
 	ZeroPadding           int64
 	HotspotDataFraction   float64
@@ -153,8 +158,10 @@ func ReadConfig(p *Props) (*Config, error) {
 		if c.InsertCount < 1 {
 			errs = append(errs, p.bad("insertcount", "must be at least 1"))
 		}
+		c.LoadCount = c.InsertCount
 	} else {
 		c.InsertCount = c.RecordCount - c.InsertStart
+		c.LoadCount = c.RecordCount
 	}
 	if c.InsertCount < 1 && !p.Has("insertcount") && c.InsertStart > 0 {
 		errs = append(errs, p.bad("insertstart", "must be below recordcount (no key left to insert)"))

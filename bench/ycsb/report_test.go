@@ -2,6 +2,8 @@ package ycsb
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,4 +128,21 @@ func TestStatusLineGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "status_lines.txt", b.Bytes())
+}
+
+// A measurement with OK, NOT_FOUND and ERROR together prints its Return=
+// lines in the order of YCSB's hash map (OK, NOT_FOUND, ERROR here), not
+// the catalog's (OK, ERROR, NOT_FOUND); TestIntegrationReportAgainstYCSBCore
+// checks the order against YCSB core itself.
+func TestReportGoldenStatuses(t *testing.T) {
+	h := hist.New()
+	for _, v := range []int64{812, 1093, 977, 25073, 1440, 2210, 655} {
+		h.Record(v)
+	}
+	st := make([]int64, len(statusDefs))
+	st[0], st[1], st[2] = 5, 1, 1 // OK, ERROR, NOT_FOUND in the catalog
+	var b strings.Builder
+	line := func(metric, m, v string) { fmt.Fprintf(&b, "[%s], %s, %s\n", metric, m, v) }
+	hdrBlock(line, "READ", &measurement{name: "READ", h: h, statuses: st}, []float64{95, 99})
+	golden.Check(t, "report_statuses.txt", []byte(b.String()))
 }

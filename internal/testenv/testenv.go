@@ -58,6 +58,9 @@ type Endpoints struct {
 	// JunitParser is PyPI's junitparser in a venv
 	// (scripts/testenv/junit.sh).
 	JunitParser *JunitParser `json:"junitparser,omitempty"`
+	// Refs are the JVM reference tools (YCSB core 0.17.0, yb-sample-apps
+	// 1.0.11) from Maven Central.
+	Refs *Refs `json:"refs,omitempty"`
 }
 
 // JunitParser is the venv holding PyPI's junitparser, a JUnit XML reader
@@ -206,6 +209,30 @@ func JunitParserFor(t testing.TB) *JunitParser {
 		missing(t, "junitparser", err)
 	}
 	return e.JunitParser
+}
+
+// Refs are the JVM reference tools of the test environment.
+type Refs struct {
+	Java string `json:"java"` // a Java 17
+	// YCSBClassPath is YCSB core 0.17.0 and its runtime dependencies, as a
+	// class path (a directory's "*"): site.ycsb.Client, site.ycsb.BasicDB.
+	YCSBClassPath string `json:"ycsb_classpath"`
+	// YBSampleApps is yb-sample-apps 1.0.11's runnable jar.
+	YBSampleApps string `json:"yb_sample_apps_jar"`
+}
+
+// RefsFor returns the test environment's JVM reference tools, or skips
+// (fails under `make test`).
+func RefsFor(t testing.TB) *Refs {
+	t.Helper()
+	e, err := Load()
+	if err == nil && (e.Refs == nil || e.Refs.Java == "") {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "the JVM reference tools (refs)", err)
+	}
+	return e.Refs
 }
 
 // TFLintFor returns the test environment's tflint 0.64.0, or skips (fails
