@@ -59,7 +59,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,ycql,pipeline (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,ycql,refs,pipeline (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -71,7 +71,8 @@ func main() {
 	}{{"reps", *reps}, {"pipeline-reps", *pipelineReps}, {"records", *records}, {"ops", *ops}, {"threads", *threads},
 		{"null-ops", *nullOps}, {"sysbench-time", *sbTime}, {"sysbench-threads", *sbThreads}, {"sysbench-tables", *sbTables},
 		{"sysbench-table-size", *sbRows}, {"sysbench-events", *sbEvents}, {"ycql-records", *ycqlRecords}, {"ycql-ops", *ycqlOps},
-		{"ycql-threads", *ycqlThreads}, {"ycql-kv-time", *ycqlKVTime}} {
+		{"ycql-threads", *ycqlThreads}, {"ycql-kv-time", *ycqlKVTime},
+		{"refs-null-ops", *refNullOps}, {"refs-null-threads", *refThreads}, {"refs-kv-ops", *refKVOps}, {"refs-kv-threads", *refKVThr}} {
 		if f.v < 1 {
 			fmt.Fprintf(os.Stderr, "sidebyside: -%s=%d: must be at least 1\n", f.name, f.v)
 			os.Exit(2)
@@ -267,6 +268,11 @@ func run() error {
 	if want("ycql") {
 		if err := ycqlSection(ctx, out); err != nil {
 			return fmt.Errorf("ycql section: %w", err)
+		}
+	}
+	if want("refs") {
+		if err := refsSection(ctx, out, wl); err != nil {
+			return fmt.Errorf("refs section: %w", err)
 		}
 	}
 	if want("pipeline") {
