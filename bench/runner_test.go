@@ -302,8 +302,12 @@ func TestCancelStopsAndKeepsWhatWasMeasured(t *testing.T) {
 // not counted; what was measured before is kept.
 func TestGraceCutsOffHungOperations(t *testing.T) {
 	f := &fakeWorkload{}
+	var first atomic.Bool
 	f.do = func(ctx context.Context, id int, n int64) error {
-		if id == 0 && n == 1 { // the first: it hangs however slow the machine
+		// The first operation to start, whichever thread runs it (on a busy
+		// machine the other may start first): it hangs however slow the
+		// machine.
+		if first.CompareAndSwap(false, true) {
 			<-ctx.Done()
 		}
 		return nil

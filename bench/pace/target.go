@@ -15,7 +15,8 @@ import (
 type Target struct {
 	// OpsPerSec is the total target rate across all threads.
 	OpsPerSec float64
-	// Threads is the number of worker threads sharing it.
+	// Threads is the number of threads the rate is divided between (YCSB:
+	// threadcount as given, before it is lowered to the operation count).
 	Threads int
 	// Jitter delays each thread's origin by a random fraction of a tick when
 	// a thread's rate is at most 1000 ops/s, as YCSB does to avoid all

@@ -71,9 +71,46 @@ type listFlag struct {
 func (l listFlag) String() string     { return "" }
 func (l listFlag) Set(v string) error { *l.vals = append(*l.vals, v); return nil }
 
+// setting is one property a command-line option sets, in the order given.
+type setting struct{ key, value, flag string }
+
+// settingFlag is an option that sets a property (-threads, -target, -l,
+// -db, -s, -load, -t, and -p itself): all go into one ordered list, as
+// YCSB's Client puts them into one property map in the order of the line,
+// so the last one wins whichever option it came from. fixed is the value
+// of an option that takes none (-s, -load, -t).
+type settingFlag struct {
+	key, name, fixed string
+	list             *[]setting
+}
+
+func (f settingFlag) String() string   { return "" }
+func (f settingFlag) IsBoolFlag() bool { return f.fixed != "" }
+func (f settingFlag) Set(v string) error {
+	if f.fixed != "" {
+		if v != "true" { // -s=false and the like: YCSB has no such form
+			return fmt.Errorf("-%s takes no value", f.name)
+		}
+		v = f.fixed
+	}
+	if f.key == "" { // -p name=value
+		k, val, ok := strings.Cut(v, "=")
+		if !ok {
+			return fmt.Errorf("-p %s: want name=value", v)
+		}
+		*f.list = append(*f.list, setting{k, val, "-p " + k})
+		return nil
+	}
+	*f.list = append(*f.list, setting{f.key, v, "-" + f.name})
+	return nil
+}
+
 // ParseArgs reads `load|run <binding> [options]` with YCSB's options
 // (-P file, -p name=value, -threads n, -target n, -s, -l label, -db class,
-// -load, -t). Every -p beats every -P, whatever the order, as in YCSB. A
+// -load, -t). Every option beats every -P, whatever the order, and the
+// last option setting a property wins (-threads 2 -p threadcount=3 runs
+// three threads), as in YCSB; the phase is the dotransactions property,
+// which the command word sets first and -load, -t or -p may change. A
 // help flag (-h, -help, --help) in the binding's place or among the
 // options returns flag.ErrHelp, as YCSB's bin/ycsb answers -h anywhere.
 func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocation, error) {
@@ -88,26 +125,28 @@ func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocatio
 		return nil, bad("usage: ybload load|run <binding> [-P file] [-p name=value] [-threads n] [-target n] [-s] [-l label] (ybload %s --help lists the options)", args[0])
 	}
 	inv := &Invocation{Props: NewProps(), Args: args}
+	// bin/ycsb's command word puts -load or -t first on Client's line:
+	// a later -t, -load or -p dotransactions=… overrides it.
+	var sets []setting
 	switch args[0] {
 	case "load":
-		inv.Load = true
+		sets = append(sets, setting{"dotransactions", "false", "load"})
 	case "run":
+		sets = append(sets, setting{"dotransactions", "true", "run"})
 	default:
 		return nil, bad("unknown command %q: want load or run", args[0])
 	}
 	inv.Binding = args[1]
 	fset := flag.NewFlagSet("ybload "+args[0], flag.ContinueOnError)
 	fset.SetOutput(io.Discard)
-	var files, sets []string
+	var files []string
 	fset.Var(listFlag{"P", &files}, "P", "property file")
-	fset.Var(listFlag{"p", &sets}, "p", "name=value")
-	threads := fset.String("threads", "", "threadcount")
-	target := fset.String("target", "", "target ops/s")
-	status := fset.Bool("s", false, "status")
-	label := fset.String("l", "", "label")
-	db := fset.String("db", "", "binding class")
-	loadFlag := fset.Bool("load", false, "load phase")
-	runFlag := fset.Bool("t", false, "run phase")
+	for _, f := range []settingFlag{{name: "p"}, {key: "threadcount", name: "threads"}, {key: "target", name: "target"},
+		{key: "status", name: "s", fixed: "true"}, {key: "label", name: "l"}, {key: "db", name: "db"},
+		{key: "dotransactions", name: "load", fixed: "false"}, {key: "dotransactions", name: "t", fixed: "true"}} {
+		f.list = &sets
+		fset.Var(f, f.name, f.key)
+	}
 	if err := fset.Parse(args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -116,12 +155,6 @@ func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocatio
 	}
 	if fset.NArg() > 0 {
 		return nil, bad("unexpected argument %q", fset.Arg(0))
-	}
-	if *loadFlag {
-		inv.Load = true
-	}
-	if *runFlag {
-		inv.Load = false
 	}
 	for _, f := range files {
 		data, err := readFile(f)
@@ -138,25 +171,13 @@ func ParseArgs(args []string, readFile func(string) ([]byte, error)) (*Invocatio
 		}
 		inv.WorkloadFiles = append(inv.WorkloadFiles, used)
 	}
-	for _, s := range sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok {
-			return nil, bad("-p %s: want name=value", s)
-		}
-		inv.Props.SetFlag(k, v, "-p "+k)
+	// Every option beats every -P file, whatever the order; among the
+	// options the last one wins.
+	for _, st := range sets {
+		inv.Props.SetFlag(st.key, st.value, st.flag)
 	}
-	set := func(key, val, flag string) {
-		if val != "" {
-			inv.Props.SetFlag(key, val, flag)
-		}
-	}
-	set("threadcount", *threads, "-threads")
-	set("target", *target, "-target")
-	set("label", *label, "-l")
-	set("db", *db, "-db")
-	if *status {
-		inv.Props.SetFlag("status", "true", "-s")
-	}
+	// YCSB's Boolean.valueOf: anything but "true" (any case) is false.
+	inv.Load = !strings.EqualFold(inv.Props.Get("dotransactions", "true"), "true")
 	return inv, nil
 }
 
@@ -264,7 +285,10 @@ func run(ctx context.Context, args []string, env *Env) error {
 		Raw: ro.typ != MeasureHDR, Logger: log,
 	}
 	if ro.target > 0 {
-		ec.Schedule = &pace.Target{OpsPerSec: float64(ro.target), Threads: threads, Jitter: true}
+		// YCSB divides the target by threadcount before it lowers the
+		// thread count to the operation count: a thread's rate is
+		// target ÷ threadcount as given, whatever runs.
+		ec.Schedule = &pace.Target{OpsPerSec: float64(ro.target), Threads: ro.threads, Jitter: true}
 	}
 	settings := settingsOf(p, inv, binding, cfg, ro, env.Version)
 	var closers []io.Closer

@@ -190,3 +190,62 @@ func TestIntegrationLoadCountAgainstYCSBCore(t *testing.T) {
 		})
 	}
 }
+
+// TestIntegrationPrecedenceAgainstYCSBCore gives YCSB core 0.17.0's Client
+// (with BasicDB, whose verbose init prints its properties once per thread
+// and whose operations print their names) and our ParseArgs the same
+// command lines: the thread count and the phase they run are the same —
+// the last option setting a property wins, -p dotransactions included.
+func TestIntegrationPrecedenceAgainstYCSBCore(t *testing.T) {
+	refs := testenv.RefsFor(t)
+	wl := filepath.Join(t.TempDir(), "workload")
+	if err := os.WriteFile(wl, []byte("workload=site.ycsb.workloads.CoreWorkload\nrecordcount=6\noperationcount=10\nreadproportion=1\nupdateproportion=0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		command string
+		args    []string
+	}{
+		{"run", []string{"-threads", "2", "-p", "threadcount=3"}},
+		{"run", []string{"-p", "threadcount=3", "-threads", "2"}},
+		{"run", []string{"-p", "dotransactions=false"}},
+		{"load", []string{"-t"}},
+		{"run", []string{"-load", "-p", "dotransactions=true", "-threads", "3"}},
+		{"load", []string{"-p", "dotransactions=TRUE"}},
+	} {
+		t.Run(c.command+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			phase := map[string]string{"run": "-t", "load": "-load"}[c.command]
+			line := append([]string{"-cp", refs.YCSBClassPath, "site.ycsb.Client", phase, "-db", "site.ycsb.BasicDB", "-P", wl,
+				"-p", "basicdb.verbose=true"}, c.args...)
+			out, err := exec.Command(refs.Java, line...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("YCSB core: %v\n%s", err, out)
+			}
+			javaThreads, javaInserts, javaReads := 0, 0, 0
+			for _, l := range strings.Split(string(out), "\n") {
+				switch {
+				case strings.Contains(l, "properties *****"):
+					javaThreads++
+				case strings.HasPrefix(l, "INSERT "):
+					javaInserts++
+				case strings.HasPrefix(l, "READ "):
+					javaReads++
+				}
+			}
+			if javaThreads == 0 || (javaInserts == 0) == (javaReads == 0) {
+				t.Fatalf("YCSB core: %d threads, %d inserts, %d reads: the oracle changed?\n%s", javaThreads, javaInserts, javaReads, out)
+			}
+			inv, err := ParseArgs(append([]string{c.command, "null", "-P", wl}, c.args...), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			threads, _ := strconv.Atoi(inv.Props.Get("threadcount", "1"))
+			if threads != javaThreads {
+				t.Errorf("threadcount %d, YCSB core ran %d threads", threads, javaThreads)
+			}
+			if inv.Load != (javaInserts > 0) {
+				t.Errorf("load phase %v, YCSB core made %d inserts and %d reads", inv.Load, javaInserts, javaReads)
+			}
+		})
+	}
+}
