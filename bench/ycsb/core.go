@@ -104,7 +104,8 @@ func NewCore(cfg *Config, load bool, binding Binding, seed uint64, log *slog.Log
 	case "zipfian":
 		// Leave room for the keys inserted during the run, so their
 		// popularity does not shift (YCSB: "2 is fudge factor").
-		newKeys := int64(int32(float64(cfg.OperationCount) * cfg.InsertProportion * 2.0))
+		// Java's (int) cast saturates a count past int's range.
+		newKeys := int64(JavaIntOfDouble(float64(cfg.OperationCount) * cfg.InsertProportion * 2.0))
 		c.keyChooser = NewScrambledZipfian(lo, hi+1+newKeys)
 	case "latest":
 		c.keyChooser = NewSkewedLatest(c.insertSeq)

@@ -265,9 +265,11 @@ func NewExponential(percentile, rangeV float64) *Exponential {
 	return &Exponential{gamma: -math.Log(1.0-percentile/100.0) / rangeV}
 }
 
-// Next draws one value (truncated toward zero).
+// Next draws one value as YCSB's callers take it, Double.intValue():
+// truncated toward zero, and saturated at 2³¹ − 1 (a draw past it, or of
+// a uniform 0, is int's largest, never a wrapped negative key).
 func (e *Exponential) Next(r *rand.Rand) int64 {
-	return int64(-math.Log(r.Float64()) / e.gamma)
+	return int64(JavaIntOfDouble(-math.Log(r.Float64()) / e.gamma))
 }
 
 // Sequential is SequentialGenerator: start, start+1, …, end, start, … shared

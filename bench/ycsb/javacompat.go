@@ -114,3 +114,18 @@ func javaD2L(x float64) int64 {
 	}
 	return int64(x)
 }
+
+// JavaIntOfDouble is Java's (int) of a double, as Double.intValue() and a
+// cast do it: truncation toward zero, NaN to 0, and values past int's range
+// saturated at its ends (Go leaves an out-of-range conversion undefined).
+func JavaIntOfDouble(x float64) int32 {
+	switch {
+	case math.IsNaN(x):
+		return 0
+	case x >= math.MaxInt32:
+		return math.MaxInt32
+	case x <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(x)
+}

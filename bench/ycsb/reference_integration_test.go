@@ -4,6 +4,7 @@ package ycsb
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -247,5 +248,44 @@ func TestIntegrationPrecedenceAgainstYCSBCore(t *testing.T) {
 				t.Errorf("load phase %v, YCSB core made %d inserts and %d reads", inv.Load, javaInserts, javaReads)
 			}
 		})
+	}
+}
+
+// TestIntegrationJavaIntOfDouble checks JavaIntOfDouble against Java's own
+// narrowing (a cast and Double.intValue(), which YCSB applies to an
+// exponential draw and to expectednewkeys) on Java 17, at and past int's
+// ends, on NaN and the infinities.
+func TestIntegrationJavaIntOfDouble(t *testing.T) {
+	refs := testenv.RefsFor(t)
+	xs := []float64{0, -0.9, 3.99, -3.99, 2147483646.7, 2147483647, 2147483647.5, 2147483648, 1e10, 1e300,
+		-2147483648, -2147483648.9, -2147483649, -1e300, math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, 5e-324}
+	var in strings.Builder
+	for _, x := range xs {
+		s := strconv.FormatFloat(x, 'g', -1, 64)
+		switch {
+		case math.IsNaN(x):
+			s = "NaN"
+		case math.IsInf(x, 1):
+			s = "Infinity"
+		case math.IsInf(x, -1):
+			s = "-Infinity"
+		}
+		in.WriteString(s + "\n")
+	}
+	cmd := exec.Command(refs.Java, "testdata/oracle/Narrow.java")
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("java: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(xs) {
+		t.Fatalf("java printed %d lines for %d values:\n%s", len(lines), len(xs), out)
+	}
+	for i, x := range xs {
+		got := JavaIntOfDouble(x)
+		if want := fmt.Sprintf("%d %d", got, got); lines[i] != want {
+			t.Errorf("(int) %v: Java %q, ours %d", x, lines[i], got)
+		}
 	}
 }
