@@ -272,6 +272,11 @@ func run(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, err)
 	}
+	if cfg.DataIntegrity {
+		// The fork's CoreWorkload says so as it initialises (the seeds'
+		// .dat files hold the line).
+		fmt.Fprintln(env.Stdout, "Data integrity is enabled.")
+	}
 	// Agents on several clients start together at a wall-clock instant
 	// the orchestrator chose (their clocks were checked by its preflight).
 	if err := agentutil.WaitUntil(ctx, agentutil.WallClock{}, ro.startAt, agentutil.AnnounceWait(env.Stderr, ro.startAt)); err != nil {
@@ -311,7 +316,7 @@ func run(ctx context.Context, args []string, env *Env) error {
 			closers = append(closers, f)
 			w = f
 		}
-		raw = NewRawSink(w, ro.mode, ro.typ)
+		raw = NewRawSink(w, ro.rawFile, env.Stdout, ro.mode, ro.typ)
 		ec.Sinks = append(ec.Sinks, raw)
 	}
 	if ro.records != "" {
@@ -334,6 +339,15 @@ func run(ctx context.Context, args []string, env *Env) error {
 			return exitcode.Errorf(exitcode.Config, "ybload.cpuprofile: %v", err)
 		}
 		defer stop()
+	}
+	if tb, ok := binding.(ThreadBanner); ok {
+		// Once per thread, as each YCSB client thread's DB prints it.
+		banner := tb.ThreadBanner()
+		for range threads {
+			for _, l := range banner {
+				fmt.Fprintln(env.Stdout, l)
+			}
+		}
 	}
 	var gc0 runtime.MemStats
 	runtime.ReadMemStats(&gc0)

@@ -63,6 +63,14 @@ type Preparer interface {
 	Prepare(ctx context.Context, load bool) error
 }
 
+// ThreadBanner is implemented by bindings whose YCSB counterpart prints
+// lines on stdout as each client thread's DB is initialised (the JDBC
+// binding's "Adding shard node URL: …" and "Using shards: …"): the seeds'
+// .dat files hold them, so the agent prints them too, once per thread.
+type ThreadBanner interface {
+	ThreadBanner() []string
+}
+
 // Describer is implemented by bindings that report settings that shape the
 // numbers (driver version, server version, DDL), for the records.
 type Describer interface {

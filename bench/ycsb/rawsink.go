@@ -19,11 +19,23 @@ type RawSink struct {
 	names  []string
 	header map[string]bool
 	values map[string][]uint32
+	// notice is where YCSB's OneMeasurementRaw announces itself (stdout)
+	// when a measurement name first appears, nil when the datapoints go to
+	// stdout as well; noticeText is its line.
+	notice     io.Writer
+	noticeText string
 }
 
-// NewRawSink writes to w.
-func NewRawSink(w io.Writer, mode IntervalMode, typ MeasurementType) *RawSink {
-	return &RawSink{w: bufio.NewWriter(w), mode: mode, typ: typ, header: map[string]bool{}, values: map[string][]uint32{}}
+// NewRawSink writes the datapoints to w (file is its path, "" when w is
+// stdout) and each measurement's "Raw data measurement: …" line to
+// stdout, as YCSB does whichever the datapoints go to.
+func NewRawSink(w io.Writer, file string, stdout io.Writer, mode IntervalMode, typ MeasurementType) *RawSink {
+	text, notice := "Raw data measurement: will output to stdout.\n", io.Writer(nil)
+	if file != "" {
+		text, notice = "Raw data measurement: will output to result file: "+file+"\n", stdout
+	}
+	return &RawSink{w: bufio.NewWriter(w), mode: mode, typ: typ, header: map[string]bool{}, values: map[string][]uint32{},
+		notice: notice, noticeText: text}
 }
 
 // Begin remembers the measurement names.
@@ -62,6 +74,13 @@ func (r *RawSink) emit(key, display string, ms int64, us int64) {
 	}
 	if !r.header[key] {
 		r.header[key] = true
+		// Through the same buffer when the datapoints go to stdout too,
+		// so that the two keep their order.
+		if r.notice == nil {
+			r.w.WriteString(r.noticeText)
+		} else {
+			io.WriteString(r.notice, r.noticeText)
+		}
 		fmt.Fprintf(r.w, "%s latency raw data: op, timestamp(ms), latency(us)\n", display)
 	}
 	fmt.Fprintf(r.w, "%s,%d,%d\n", display, ms, us)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -286,6 +288,59 @@ func TestIntegrationJavaIntOfDouble(t *testing.T) {
 		got := JavaIntOfDouble(x)
 		if want := fmt.Sprintf("%d %d", got, got); lines[i] != want {
 			t.Errorf("(int) %v: Java %q, ours %d", x, lines[i], got)
+		}
+	}
+}
+
+// TestIntegrationRawNoticesAgainstYCSBCore runs measurementtype=raw with
+// YCSB core 0.17.0 (BasicDB) and ours (null binding), datapoints to stdout
+// and to a file: the lines on stdout that are not datapoints or report
+// lines — each raw measurement's "Raw data measurement: …" notice and its
+// header — are the same, counted as a multiset (Java prints the headers
+// at the end, ours as the datapoints stream).
+func TestIntegrationRawNoticesAgainstYCSBCore(t *testing.T) {
+	refs := testenv.RefsFor(t)
+	dir := t.TempDir()
+	wl := filepath.Join(dir, "workload")
+	if err := os.WriteFile(wl, []byte("workload=site.ycsb.workloads.CoreWorkload\nrecordcount=6\noperationcount=20\nreadproportion=1\nupdateproportion=0\nmeasurementtype=raw\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	datapoint := regexp.MustCompile(`^[A-Za-z-]+,\d+,\d+$`)
+	chatter := func(out string) []string {
+		var keep []string
+		for _, l := range strings.Split(out, "\n") {
+			if l == "" || strings.HasPrefix(l, "[") || datapoint.MatchString(l) {
+				continue
+			}
+			keep = append(keep, l)
+		}
+		slices.Sort(keep)
+		return keep
+	}
+	for _, file := range []string{"", filepath.Join(dir, "raw.txt")} {
+		// One thread: with several, Java may build a measurement twice when
+		// two threads first measure the same name together, and print its
+		// notice twice (Measurements's get-then-putIfAbsent).
+		extra := []string{"-threads", "1"}
+		if file != "" {
+			extra = append(extra, "-p", "measurement.raw.output_file="+file)
+		}
+		cmd := exec.Command(refs.Java, append([]string{"-cp", refs.YCSBClassPath, "site.ycsb.Client", "-t", "-db", "site.ycsb.BasicDB",
+			"-P", wl, "-p", "basicdb.verbose=false"}, extra...)...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("YCSB core: %v", err)
+		}
+		java := chatter(string(out))
+		if !slices.Contains(java, "Raw data measurement: will output to stdout.") && !slices.ContainsFunc(java, func(l string) bool { return strings.HasPrefix(l, "Raw data measurement: will output to result file") }) {
+			t.Fatalf("YCSB core printed no notice: the oracle changed?\n%s", out)
+		}
+		code, ours, stderr := runMain(t, append([]string{"run", "null", "-P", wl}, extra...)...)
+		if code != 0 {
+			t.Fatalf("ours: exit %d\n%s", code, stderr)
+		}
+		if got := chatter(ours); !slices.Equal(got, java) {
+			t.Errorf("file %q: stdout chatter\nYCSB core: %q\nours:      %q", file, java, got)
 		}
 	}
 }

@@ -245,3 +245,18 @@ var _ ycsb.DDLer = (*Binding)(nil)
 // DDL is the statement the agent ran to create the table, "" when it
 // created none.
 func (b *Binding) DDL() string { return b.ddl }
+
+// ThreadBanner is what YCSB's JDBC binding prints on stdout as each
+// thread's connections open, with db.url: a line per URL, then the counts
+// (extensions that name the servers otherwise print nothing, as they have
+// no counterpart).
+func (b *Binding) ThreadBanner() []string {
+	if len(b.cfg.URLs) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, len(b.cfg.URLs)+1)
+	for _, u := range b.cfg.URLs {
+		lines = append(lines, "Adding shard node URL: "+u)
+	}
+	return append(lines, fmt.Sprintf("Using shards: %d, batchSize:%d, fetchSize: %d", len(b.cfg.URLs), b.cfg.BatchSize, b.cfg.FetchSize))
+}

@@ -33,6 +33,9 @@ type Config struct {
 	// FetchSize is jdbc.fetchsize (-1 unset), read and recorded: with pgx
 	// a scan's rows arrive in one result, so it changes nothing here.
 	FetchSize int64
+	// URLs are db.url's pieces as given, for the binding's per-thread
+	// banner; empty when the endpoints came from ysql.url or ysql.hosts.
+	URLs []string
 	// Extensions, off by default.
 	LoadBatch   string // ysql.load.batch: "" (off), multirow or copy
 	Retries     int    // ysql.retries: reruns of 40001/40P01
@@ -173,6 +176,7 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 				continue
 			}
 			c.Endpoints = append(c.Endpoints, ep)
+			c.URLs = append(c.URLs, u)
 		}
 	}
 	if mode := p.Get("ysql.sslmode", ""); mode != "" {

@@ -73,3 +73,34 @@ func TestConfigBadInput(t *testing.T) {
 		}
 	}
 }
+
+// With db.url the binding's per-thread banner is YCSB's JDBC binding's: a
+// line per URL as given, then the shard count, db.batchsize and
+// jdbc.fetchsize (-1 when unset, as YCSB prints them); with the
+// extensions that name servers otherwise, none.
+func TestThreadBanner(t *testing.T) {
+	env := func(string) string { return "" }
+	cfg, err := ReadConfig(propsOf(t, "db.url", "jdbc:postgresql://a:5433/ycsb;jdbc:postgresql://b:5433/ycsb?sslmode=disable;"), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join((&Binding{cfg: cfg}).ThreadBanner(), "\n")
+	want := "Adding shard node URL: jdbc:postgresql://a:5433/ycsb\nAdding shard node URL: jdbc:postgresql://b:5433/ycsb?sslmode=disable\nUsing shards: 2, batchSize:-1, fetchSize: -1"
+	if got != want {
+		t.Errorf("banner:\n%s\nwant:\n%s", got, want)
+	}
+	cfg, err = ReadConfig(propsOf(t, "db.url", "jdbc:postgresql://a:5433/ycsb", "db.batchsize", "1000", "jdbc.fetchsize", "10"), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := (&Binding{cfg: cfg}).ThreadBanner(); got[len(got)-1] != "Using shards: 1, batchSize:1000, fetchSize: 10" {
+		t.Errorf("banner %q", got)
+	}
+	cfg, err = ReadConfig(propsOf(t, "ysql.url", "postgres://a:5433/ycsb"), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := (&Binding{cfg: cfg}).ThreadBanner(); got != nil {
+		t.Errorf("ysql.url banner %q, want none", got)
+	}
+}
