@@ -11,7 +11,9 @@ import (
 // bannerBinding is the null binding with a per-thread banner.
 type bannerBinding struct{ NullBinding }
 
-func (bannerBinding) ThreadBanner() []string { return []string{"Adding shard node URL: u1", "Using shards: 1"} }
+func (bannerBinding) ThreadBanner() []string {
+	return []string{"Adding shard node URL: u1", "Using shards: 1"}
+}
 
 // The lines YCSB's bindings and the fork's workload print on stdout: a
 // binding's banner once per thread that runs (three here), and with
