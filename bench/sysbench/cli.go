@@ -45,6 +45,11 @@ func Main(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprint(env.Stdout, Help(m))
 		return exitcode.OK
 	}
+	if m, asked := versionRequest(args); asked {
+		// As sysbench: the version, and nothing else is checked or done.
+		fmt.Fprintln(env.Stdout, ToolLine(env.Version, m))
+		return exitcode.OK
+	}
 	err := run(ctx, args, env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "ybload sysbench: %v\n", err)
@@ -56,6 +61,9 @@ func run(ctx context.Context, args []string, env *Env) error {
 	o, err := ParseArgs(args, env.Getenv, agentutil.ReadSecretFile)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, err)
+	}
+	for _, w := range o.Warnings {
+		fmt.Fprintln(env.Stdout, w)
 	}
 	level := slog.LevelInfo
 	if o.Verbosity >= 5 {
@@ -117,7 +125,7 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 			o.Workload, strings.Join(names, ", "), o.DB, eps[0], o.Workload)
 	}
 	h := &Header{Tool: tool, Mode: o.Mode, Threads: o.Threads, Warmup: o.Warmup, Rate: o.Rate, ReportInterval: o.ReportInterval, Endless: o.Events == 0 && o.Time == 0,
-		Seed: o.RandSeed, Hosts: o.Hosts}
+		Seed: o.RandSeed, Hosts: o.Hosts, Debug: o.Debug, Validate: o.Validate}
 	WriteHeader(env.Stdout, h)
 	wl := NewWorkload(o, seed, log)
 	if err := wl.Connect(ctx); err != nil {
@@ -236,4 +244,23 @@ func settingsOf(o *Options, srv ServerInfo, seed uint64, version string) map[str
 		s["option."+k] = o.Given[k]
 	}
 	return s
+}
+
+// versionRequest reports whether the line asks for the version
+// (--version, --version=on), and the --compat mode it names.
+func versionRequest(args []string) (Mode, bool) {
+	asked, m := false, ModeFork
+	for _, a := range args {
+		name, val, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		switch {
+		case !strings.HasPrefix(a, "--"):
+		case canonical(name) == "version" && (val == "" || val == "on" || val == "true" || val == "1"):
+			asked = true
+		case canonical(name) == "compat":
+			if mm, err := parseMode(val); err == nil {
+				m = mm
+			}
+		}
+	}
+	return m, asked
 }

@@ -48,3 +48,20 @@ func TestMainHelp(t *testing.T) {
 		t.Errorf("help: exit %d\n%s", code, out)
 	}
 }
+
+// --version prints the tool line of the --compat mode and exits 0 before
+// anything else on the line is checked, as sysbench prints its version.
+func TestMainVersion(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--version"}, ToolLine("test", ModeFork)},
+		{[]string{"oltp_read_only", "--threads=many", "run", "--version", "--compat=1.0.20"}, ToolLine("test", Mode1020)},
+	} {
+		code, out, errs := mainFor(c.args...)
+		if code != 0 || out != c.want+"\n" || errs != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
+		}
+	}
+}

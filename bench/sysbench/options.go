@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -132,6 +133,18 @@ var optionDefs = []optDef{
 	{"pgsql_user", kindString, "sbtest", "", both, "user"},
 	{"pgsql_password", kindString, "", "", both, "password (better: --pgsql-password-file or YBLOAD_YSQL_PASSWORD/PGPASSWORD)"},
 	{"pgsql_db", kindString, "sbtest", "", both, "database"},
+	// sysbench's deprecated aliases, and options with no effect on the
+	// oltp scripts: accepted with sysbench's meaning (deprecatedAliases).
+	{"num_threads", kindInt, "1", "", both, "deprecated alias of --threads"},
+	{"max_requests", kindInt, "0", "", both, "deprecated alias of --events"},
+	{"max_time", kindInt, "0", "", both, "deprecated alias of --time"},
+	{"tx_rate", kindInt, "0", "", both, "deprecated alias of --rate"},
+	{"test", kindString, "", "", both, "deprecated: the workload, when none is given before the command"},
+	{"debug", kindBool, "off", "", both, "print more debugging information (as --verbosity=5)"},
+	{"validate", kindBool, "off", "", both, "perform validation checks where possible (the oltp scripts have none)"},
+	{"version", kindBool, "off", "", both, "print the version and exit"},
+	{"config_file", kindString, "", "", both, "read name=value options from this file, in the command line's place"},
+	{"luajit_cmd", kindString, "", "", forkOnly, "a LuaJIT command; no effect (no LuaJIT here)"},
 	// ybload's own
 	{"compat", kindString, "yb", "", both, "yb (Yugabyte's fork, default) or 1.0.20 (stock sysbench)"},
 	{"pgsql_password_file", kindString, "", "", both, "read the password from this file (mode 0600)"},
@@ -198,7 +211,22 @@ type Options struct {
 	// Given holds the options given on the command line, canonical names,
 	// with secrets masked.
 	Given map[string]string
+	// Warnings are sysbench's deprecation warnings, printed first.
+	Warnings []string
+	// Debug and Validate are --debug and --validate, which the header
+	// reports as sysbench does.
+	Debug, Validate bool
 }
+
+// deprecatedAliases are sysbench 1.0.20's old option names, in the order
+// it checks them: one given a value other than its default replaces the
+// new option's, whatever their order on the line, with a warning.
+var deprecatedAliases = []struct{ old, new string }{
+	{"num_threads", "threads"}, {"max_requests", "events"}, {"max_time", "time"}, {"tx_rate", "rate"},
+}
+
+// testWarning is sysbench's warning for --test.
+const testWarning = "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options."
 
 // secret reports whether an option's value must never be echoed.
 func secret(name string) bool { return name == "pgsql_password" }
@@ -232,8 +260,32 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 			val = "on"
 		}
 		vals[name] = val
+		if name == "config_file" {
+			// Its options take its place on the line: later options win.
+			if err := readConfigFile(val, vals); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
+	delete(vals, "config_file")
 	o := &Options{Given: map[string]string{}}
+	if t := vals["test"]; t != "" {
+		o.Warnings = append(o.Warnings, testWarning)
+		if len(pos) == 1 {
+			pos = []string{t, pos[0]}
+		}
+	}
+	for _, al := range deprecatedAliases {
+		v, ok := vals[al.old]
+		if !ok {
+			continue
+		}
+		d, _ := findOpt(al.old)
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && strconv.FormatInt(n, 10) != d.def {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("WARNING: --%s is deprecated, use --%s instead", dashed(al.old), dashed(al.new)))
+			vals[al.new] = v
+		}
+	}
 	for k, v := range vals {
 		if secret(k) {
 			v = "****"
@@ -279,7 +331,7 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 
 	r := reader{vals: vals, mode: o.Mode}
 	o.Tables = r.intIn("tables", 1, math.MaxInt32)
-	o.TableSize = r.intIn("table_size", 1, math.MaxInt32)
+	o.TableSize = r.intIn("table_size", 0, math.MaxInt32) // 0: empty tables, as sysbench allows
 	o.RangeSize = r.intIn("range_size", 0, math.MaxInt32)
 	o.PointSelects = r.count("point_selects")
 	o.SimpleRanges = r.count("simple_ranges")
@@ -311,7 +363,22 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 	o.ThreadInitTimeout = r.intIn("thread_init_timeout", 1, maxSeconds)
 	o.Percentile = int(r.intIn("percentile", 0, 100))
 	o.Histogram = r.bool("histogram")
+	if o.Histogram && o.Percentile == 0 {
+		// sysbench keeps no histogram at all then, and says so.
+		r.errs = append(r.errs, errors.New("--histogram cannot be used with --percentile=0"))
+	}
 	o.Verbosity = r.count("verbosity")
+	for _, al := range deprecatedAliases {
+		r.int(al.old) // checked as numbers; their values were taken above
+	}
+	r.str("test")
+	o.Debug = r.bool("debug")
+	if o.Debug {
+		o.Verbosity = max(o.Verbosity, 5)
+	}
+	o.Validate = r.bool("validate")
+	r.bool("version")
+	r.str("luajit_cmd")
 	r.bool("db_debug")
 	if r.bool("secondary") {
 		r.errs = append(r.errs, errors.New("--secondary=on: sysbench then declares `KEY xid (id)`, MySQL syntax that PostgreSQL and YugabyteDB reject"))
@@ -590,4 +657,28 @@ func Help(m Mode) string {
 		"The report goes to standard output in sysbench's format; errors to standard error.\n" +
 		"Exit codes: 0 ok, 1 tool error, 2 bad input, 5 database or workload error.\n")
 	return b.String()
+}
+
+// readConfigFile reads sysbench's --config-file: one name=value option per
+// line, taken as if given on the command line at the file's place. As in
+// sysbench 1.0.20, a line naming no option it knows (a comment, a blank
+// line, "name = value" with blanks) is passed over; a known option's value
+// is checked with the others.
+func readConfigFile(path string, vals map[string]string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("--config-file=%s: %w", path, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, val, ok := strings.Cut(strings.TrimSuffix(line, "\r"), "=")
+		if !ok || name == "" || strings.HasPrefix(name, "-") {
+			continue
+		}
+		name = canonical(name)
+		if _, known := findOpt(name); !known || name == "config_file" {
+			continue
+		}
+		vals[name] = val
+	}
+	return nil
 }

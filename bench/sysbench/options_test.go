@@ -125,6 +125,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--pgsql-host=a,b", "--compat=1.0.20"}, "one host"},
 		{[]string{"oltp_read_write", "run", "--report-checkpoints=10"}, "not supported"},
 		{[]string{"oltp_read_write", "run", "--percentile=101"}, "--percentile=101"},
+		{[]string{"oltp_read_write", "run", "--percentile=0", "--histogram"}, "--histogram cannot be used with --percentile=0"},
+		{[]string{"oltp_read_write", "run", "--luajit-cmd=off", "--compat=1.0.20"}, "invalid option: --luajit-cmd=off"},
+		{[]string{"oltp_read_write", "run", "--num-threads=x"}, "--num-threads=x: not an integer"},
+		{[]string{"oltp_read_write", "run", "--config-file=/nonexistent/sb.conf"}, "--config-file=/nonexistent/sb.conf"},
 		{[]string{"oltp_read_write", "run", "extra", "arg"}, "unexpected argument"},
 		{[]string{"oltp_read_write", "run", "--secondary=maybe"}, "--secondary=maybe: want on or off"},
 		{[]string{"oltp_read_write", "run", "--threads=70368744177664"}, "--threads=70368744177664: must be at most 100000"},
@@ -174,5 +178,18 @@ func TestStartAt(t *testing.T) {
 	}
 	if o := parse(t, "oltp_read_write", "run"); !o.StartAt.IsZero() {
 		t.Errorf("no --ybload-start-at: start at %v, want none", o.StartAt)
+	}
+}
+
+// What sysbench accepts and ybload accepted too late: an empty table
+// (--table-size=0), the fork's --luajit-cmd (no effect), --validate and
+// --debug (which raises the verbosity as sysbench's debug mode does).
+func TestAcceptedAsSysbenchDoes(t *testing.T) {
+	o, err := ParseArgs([]string{"oltp_insert", "prepare", "--table-size=0", "--luajit-cmd=off", "--debug", "--validate=on"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.TableSize != 0 || !o.Debug || !o.Validate || o.Verbosity != 5 {
+		t.Errorf("table size %d, debug %v, validate %v, verbosity %d", o.TableSize, o.Debug, o.Validate, o.Verbosity)
 	}
 }

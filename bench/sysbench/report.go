@@ -23,6 +23,9 @@ type Header struct {
 	Endless bool
 	Seed    uint64 // --rand-seed as given (0: from the time)
 	Hosts   []string
+	// Debug and Validate are --debug and --validate: each a line of its
+	// own, then a blank one, as sysbench prints them.
+	Debug, Validate bool
 }
 
 // ToolLine is the first line of every output.
@@ -48,6 +51,12 @@ func WriteHeader(w io.Writer, h *Header) {
 	}
 	if h.ReportInterval > 0 {
 		fmt.Fprintf(&b, "Report intermediate results every %d second(s)\n", h.ReportInterval)
+	}
+	if h.Debug {
+		b.WriteString("Debug mode enabled.\n\n")
+	}
+	if h.Validate {
+		b.WriteString("Validation checks: on.\n\n")
 	}
 	if h.Seed == 0 {
 		b.WriteString("Initializing random number generator from current time\n")
