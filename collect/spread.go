@@ -1,0 +1,67 @@
+package collect
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// workloadFiles are the agents' record files of one workload's measured
+// phase.
+type workloadFiles struct {
+	workload string
+	files    []AgentFile
+}
+
+// familySpread says, per family, how the orchestrator splits a workload
+// between the agents of several clients (internal/agentrun builds the
+// command lines that do it).
+var familySpread = map[string]string{
+	"ycsb":     "each agent loaded its own part of the records (insertstart, insertcount) and ran its part of the operations and threads, its run-phase inserts on keys of its own",
+	"sysbench": "the threads were split between the agents, each drawing from its own random seed; the first client alone prepared and cleaned up the tables",
+	"kv":       "each agent wrote and read only its own range of the keys (--ybload_agent_index, --ybload_agent_count) and did its part of the writes, reads and read-only setup, the threads split between them",
+}
+
+// spreadNote says how a run's load was spread over several clients, from
+// what each agent recorded of its measured phase: its threads, and its
+// keys (kv) or random seed (sysbench). It is "" for one client, as the
+// seeds ran.
+func spreadNote(family string, clients int, runs []workloadFiles) string {
+	if clients < 2 {
+		return ""
+	}
+	var per []string
+	for _, w := range runs {
+		var agents []string
+		for _, f := range w.files {
+			m := f.File.Meta
+			if m == nil {
+				continue
+			}
+			a := fmt.Sprintf("%s %d threads", f.Host, m.Threads)
+			if m.Operations > 0 {
+				a += fmt.Sprintf(", %d operations", m.Operations)
+			}
+			if k := m.Settings["kv.agent_keys"]; k != "" {
+				a += ", keys " + k
+			}
+			if s := m.Settings["sysbench.rand_seed"]; s != "" {
+				a += ", seed " + s
+			}
+			agents = append(agents, a)
+		}
+		if len(agents) > 0 {
+			per = append(per, w.workload+": "+strings.Join(agents, "; "))
+		}
+	}
+	how := familySpread[family]
+	if how == "" {
+		how = "the load was split between the agents"
+	}
+	note := "**Load spread over " + strconv.Itoa(clients) + " client hosts**, one agent each: " + how +
+		". The seeds' figures were measured from one client."
+	if len(per) > 0 {
+		note += " Per workload, each agent's part: " + strings.Join(per, " — ") + "."
+	}
+	return note
+}
