@@ -59,7 +59,7 @@ func spreadNote(family string, clients int, runs []workloadFiles) string {
 		how = "the load was split between the agents"
 	}
 	note := "**Load spread over " + strconv.Itoa(clients) + " client hosts**, one agent each: " + how +
-		". The seeds' figures were measured from one client."
+		". This is not the seeds' method, which measured from one client."
 	if len(per) > 0 {
 		note += " Per workload, each agent's part: " + strings.Join(per, " — ") + "."
 	}
