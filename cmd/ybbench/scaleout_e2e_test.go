@@ -211,12 +211,22 @@ func TestE2EScaleOutKV(t *testing.T) {
 
 	// The merged figures are the agents' sums.
 	res := readResult(t, dir)
+	// A kv workload has one measured phase, named after the tool's
+	// workload (CassandraKeyValue) in the records.
 	units := func(w, op string) int64 {
-		m := findMeasurement(t, res, w, "run", op)
-		if m.Units != 0 {
-			return m.Units
+		for _, wr := range res.Workloads {
+			if wr.Name != w || len(wr.Phases) != 1 {
+				continue
+			}
+			if m := wr.Phases[0].Find(op); m != nil {
+				if m.Units != 0 {
+					return m.Units
+				}
+				return m.Count
+			}
 		}
-		return m.Count
+		t.Fatalf("no %s %s in result.json", w, op)
+		return 0
 	}
 	if got := units("write-heavy", "Write"); got != written {
 		t.Errorf("merged write-heavy Write: %d keys; the agents wrote %d", got, written)
