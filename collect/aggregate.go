@@ -131,9 +131,7 @@ func Aggregate(runDir string) (*Result, error) {
 				continue
 			}
 			measured++
-			if ph.Name == "run" {
-				runs = append(runs, workloadFiles{w.Name, files})
-			}
+			runs = append(runs, workloadFiles{w.Name, ph.Name, files})
 			merged, err := Merge(files)
 			if err != nil {
 				errs = append(errs, err)

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// workloadFiles are the agents' record files of one workload's measured
-// phase.
+// workloadFiles are the agents' record files of one phase of a workload
+// (YCSB's load, every family's run).
 type workloadFiles struct {
-	workload string
-	files    []AgentFile
+	workload, phase string
+	files           []AgentFile
 }
 
 // familySpread says, per family, how the orchestrator splits a workload
@@ -23,9 +23,9 @@ var familySpread = map[string]string{
 }
 
 // spreadNote says how a run's load was spread over several clients, from
-// what each agent recorded of its measured phase: its threads, and its
-// keys (kv) or random seed (sysbench). It is "" for one client, as the
-// seeds ran.
+// what each agent recorded of each phase: its threads, and its records
+// (YCSB's load), operations (YCSB's run), keys (kv) or random seed
+// (sysbench). It is "" for one client, as the seeds ran.
 func spreadNote(family string, clients int, runs []workloadFiles) string {
 	if clients < 2 {
 		return ""
@@ -42,6 +42,9 @@ func spreadNote(family string, clients int, runs []workloadFiles) string {
 			if m.Operations > 0 {
 				a += fmt.Sprintf(", %d operations", m.Operations)
 			}
+			if r := recordRange(m.Settings); r != "" {
+				a += ", records " + r
+			}
 			if k := m.Settings["kv.agent_keys"]; k != "" {
 				a += ", keys " + k
 			}
@@ -51,7 +54,11 @@ func spreadNote(family string, clients int, runs []workloadFiles) string {
 			agents = append(agents, a)
 		}
 		if len(agents) > 0 {
-			per = append(per, w.workload+": "+strings.Join(agents, "; "))
+			name := w.workload
+			if w.phase != "run" {
+				name += " " + w.phase
+			}
+			per = append(per, name+": "+strings.Join(agents, "; "))
 		}
 	}
 	how := familySpread[family]
@@ -64,4 +71,15 @@ func spreadNote(family string, clients int, runs []workloadFiles) string {
 		note += " Per workload, each agent's part: " + strings.Join(per, " — ") + "."
 	}
 	return note
+}
+
+// recordRange is a YCSB load agent's records, first-last, from its
+// insertstart and insertcount properties ("" when it has none).
+func recordRange(settings map[string]string) string {
+	start, err1 := strconv.ParseInt(settings["prop.insertstart"], 10, 64)
+	count, err2 := strconv.ParseInt(settings["prop.insertcount"], 10, 64)
+	if err1 != nil || err2 != nil || count <= 0 {
+		return ""
+	}
+	return strconv.FormatInt(start, 10) + "-" + strconv.FormatInt(start+count-1, 10)
 }
