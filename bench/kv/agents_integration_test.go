@@ -58,36 +58,47 @@ func keysByRange(t *testing.T, s *gocql.Session, ks string, uniqueKeys int64, ag
 	return counts
 }
 
-// Two agents write one run's keys at once: no key is written twice (the
-// table holds as many rows as the agents wrote keys), each agent's keys
-// are in its own half of the key space, and --num_writes is the run's.
+// Two agents write one run's keys at once, one key or a batch of 25 at a
+// time: no key is written twice (the table holds as many rows as the
+// agents wrote keys), each agent's keys are in its own half of the key
+// space, and --num_writes is the run's.
 func TestIntegrationKVTwoAgentsWriteDisjointKeys(t *testing.T) {
 	nodes, s := node(t)
-	ks := ownKeyspace(t, s)
 	const uniqueKeys, numWrites, writers = 1_000_000, 2000, 3
-	rs := runAgents(t, 2, "--workload", "CassandraKeyValue", "--nodes", nodes, "--nouuid", "--value_size", "32",
-		"--num_threads_read", "0", "--num_threads_write", strconv.Itoa(writers), "--num_unique_keys", strconv.Itoa(uniqueKeys),
-		"--num_writes", strconv.Itoa(numWrites), "--ybload_keyspace", ks)
-	inTable := keysByRange(t, s, ks, uniqueKeys, 2)
-	var total int64
-	for i, r := range rs {
-		written := r.summary.Counters["keys_written"]
-		total += written
-		// Each agent writes its half of --num_writes, a writer checking the
-		// limit before each write: at most one write per other writer more.
-		if written < numWrites/2 || written > numWrites/2+writers-1 {
-			t.Errorf("agent %d wrote %d keys, want its half of --num_writes %d", i, written, numWrites)
+	for _, c := range []struct {
+		workload string
+		batch    int64
+	}{{WorkloadKV, 1}, {WorkloadBatchKV, 25}} {
+		ks := ownKeyspace(t, s)
+		args := []string{"--workload", c.workload, "--nodes", nodes, "--nouuid", "--value_size", "32",
+			"--num_threads_read", "0", "--num_threads_write", strconv.Itoa(writers), "--num_unique_keys", strconv.Itoa(uniqueKeys),
+			"--num_writes", strconv.Itoa(numWrites), "--ybload_keyspace", ks}
+		if c.batch > 1 {
+			args = append(args, "--batch_size", strconv.FormatInt(c.batch, 10))
 		}
-		if inTable[i] != written {
-			t.Errorf("agent %d reports %d keys written, its part of the table holds %d", i, written, inTable[i])
+		rs := runAgents(t, 2, args...)
+		inTable := keysByRange(t, s, ks, uniqueKeys, 2)
+		var total int64
+		for i, r := range rs {
+			written := r.summary.Counters["keys_written"]
+			total += written
+			// Each agent writes its half of --num_writes, a writer checking
+			// the limit before each write: at most one write (batch) per
+			// other writer more.
+			if written < numWrites/2 || written > numWrites/2+(writers-1)*c.batch {
+				t.Errorf("%s agent %d wrote %d keys, want its half of --num_writes %d", c.workload, i, written, numWrites)
+			}
+			if inTable[i] != written {
+				t.Errorf("%s agent %d reports %d keys written, its part of the table holds %d", c.workload, i, written, inTable[i])
+			}
+			want := []string{"0-499999", "500000-999999"}[i]
+			if got := r.summary.Settings["kv.agent_keys"]; got != want || r.summary.Settings["kv.agent"] != strconv.Itoa(i)+" of 2" {
+				t.Errorf("%s agent %d: settings kv.agent %q, kv.agent_keys %q, want %q", c.workload, i, r.summary.Settings["kv.agent"], got, want)
+			}
 		}
-		want := []string{"0-499999", "500000-999999"}[i]
-		if got := r.summary.Settings["kv.agent_keys"]; got != want || r.summary.Settings["kv.agent"] != strconv.Itoa(i)+" of 2" {
-			t.Errorf("agent %d: settings kv.agent %q, kv.agent_keys %q, want %q", i, r.summary.Settings["kv.agent"], got, want)
+		if n := count(t, s, ks); n != total {
+			t.Errorf("%s: the table holds %d rows; the agents wrote %d keys", c.workload, n, total)
 		}
-	}
-	if n := count(t, s, ks); n != total {
-		t.Errorf("the table holds %d rows; the agents wrote %d keys", n, total)
 	}
 }
 
