@@ -93,6 +93,7 @@ func Aggregate(runDir string) (*Result, error) {
 
 	var errs []error
 	measured := 0
+	var runs []workloadFiles // the measured phases' files, for how the load was spread
 	for _, w := range setup.Workloads {
 		cpu, err := cpuOf(runDir, w.Name)
 		if err != nil {
@@ -130,6 +131,7 @@ func Aggregate(runDir string) (*Result, error) {
 				continue
 			}
 			measured++
+			runs = append(runs, workloadFiles{w.Name, ph.Name, files})
 			merged, err := Merge(files)
 			if err != nil {
 				errs = append(errs, err)
@@ -157,6 +159,9 @@ func Aggregate(runDir string) (*Result, error) {
 		}
 		res.Workloads = append(res.Workloads, wr)
 	}
+	if n := spreadNote(setup.Family, setup.ClientHosts, runs); n != "" {
+		res.Notes = append([]string{n}, res.Notes...)
+	}
 	if measured == 0 && len(errs) == 0 {
 		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
 	}
@@ -167,9 +172,6 @@ func Aggregate(runDir string) (*Result, error) {
 // from a closed setup, then the profile's own.
 func notesOf(s *Setup, res *Result) []string {
 	var notes []string
-	if s.ClientHosts > 1 {
-		notes = append(notes, fmt.Sprintf("%d client hosts share the key space and the threads: this is not the seeds' method, which used one client.", s.ClientHosts))
-	}
 	var accepted []string
 	for _, h := range res.Hosts {
 		if h.HostKeySource == AcceptedOnFirstUse {

@@ -101,3 +101,16 @@ func TestMergeKeepsAKilledAgentsIntervals(t *testing.T) {
 		t.Errorf("complete %v count %d problems %v", p.Complete, p.Find("READ").Count(), p.Problems)
 	}
 }
+
+// Two kv agents over one window: the merged key rate is the sum of theirs
+// (9,950 and 50 keys in the same 10 s: 995 + 5 keys/s), not a mean.
+func TestKVThroughputSumsTheAgents(t *testing.T) {
+	p, err := Merge([]AgentFile{agentFile(t, "client1", 9_950, 1000, 0, 10*time.Second), agentFile(t, "client2", 50, 1000, 0, 10*time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := PhaseResultOf(p)
+	if got := kvThroughput(&pr); got != 1000 {
+		t.Errorf("merged kv throughput %.2f keys/s, want 1000 (995 + 5)", got)
+	}
+}

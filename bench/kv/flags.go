@@ -88,6 +88,8 @@ var flagDefs = []flagDef{
 	{name: "ybload_row_count_check", kind: kindBool, help: "COUNT(*) the table before and after", group: groupYbload},
 	{name: "ybload_cpuprofile", kind: kindValue, arg: "file", help: "write a Go CPU profile", group: groupYbload},
 	{name: "ybload_metrics_interval_ms", kind: kindValue, arg: "ms", def: strconv.FormatInt(DefaultMetricsInterval.Milliseconds(), 10), help: "the metrics line's interval", group: groupYbload},
+	{name: "ybload_agent_index", kind: kindValue, arg: "i", help: "this agent's part of the run (0 …), with --ybload_agent_count", group: groupYbload},
+	{name: "ybload_agent_count", kind: kindValue, arg: "n", def: "1", help: "agents sharing the run: each writes and reads its own part of the keys, and --num_unique_keys, --num_writes, --num_reads and the read-only setup's keys are split between them", group: groupYbload},
 	{name: "ybload_start_at", kind: kindValue, arg: "time", help: "start the measured workload at this instant (Unix ms or RFC 3339)", group: groupYbload},
 }
 

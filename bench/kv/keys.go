@@ -34,7 +34,11 @@ var ErrKeyWindow = errors.New("more than 2^20 keys in flight past the oldest unf
 // woken per write). Failed keys go to a set under a mutex, which readers
 // consult only once a write has failed.
 type KeyGen struct {
-	end          int64 // number of unique keys: 0 … end-1
+	// base is the first key number of this agent's part of the key space
+	// (0 unless keys are split between agents); the tracking below counts
+	// from it, and the methods take and give whole key numbers.
+	base         int64
+	end          int64 // number of unique keys: base … base+end-1
 	maxGenerated atomic.Int64
 	maxWritten   atomic.Int64
 	slots        []atomic.Uint32
@@ -49,20 +53,38 @@ type KeyGen struct {
 // NewKeyGen tracks uniqueKeys keys, resuming above maxWrittenKey (-1 for a
 // fresh table), as --num_unique_keys and --max_written_key say.
 func NewKeyGen(uniqueKeys, maxWrittenKey int64) *KeyGen {
-	g := &KeyGen{end: uniqueKeys, slots: make([]atomic.Uint32, keyWindow), failed: map[int64]struct{}{}}
-	g.maxGenerated.Store(maxWrittenKey)
-	g.maxWritten.Store(maxWrittenKey)
-	if maxWrittenKey >= uniqueKeys-1 {
+	return NewPartKeyGen(0, uniqueKeys, maxWrittenKey)
+}
+
+// NewPartKeyGen tracks the keys base … base+keys-1, one agent's part of the
+// run's key space, resuming above maxWrittenKey (a whole key number; below
+// base: nothing of the part written yet).
+func NewPartKeyGen(base, keys, maxWrittenKey int64) *KeyGen {
+	local := max(min(maxWrittenKey-base, keys-1), -1)
+	g := &KeyGen{base: base, end: keys, slots: make([]atomic.Uint32, keyWindow), failed: map[int64]struct{}{}}
+	g.maxGenerated.Store(local)
+	g.maxWritten.Store(local)
+	if local >= keys-1 {
 		g.done.Store(true)
 	}
 	return g
 }
 
-// MaxWritten is the watermark (the reference's maxWrittenKey).
-func (g *KeyGen) MaxWritten() int64 { return g.maxWritten.Load() }
+// MaxWritten is the watermark (the reference's maxWrittenKey), -1 while
+// no key of the part is written.
+func (g *KeyGen) MaxWritten() int64 { return g.whole(g.maxWritten.Load()) }
 
-// MaxGenerated is the highest key number handed to a writer.
-func (g *KeyGen) MaxGenerated() int64 { return g.maxGenerated.Load() }
+// MaxGenerated is the highest key number handed to a writer, -1 while none
+// was.
+func (g *KeyGen) MaxGenerated() int64 { return g.whole(g.maxGenerated.Load()) }
+
+// whole turns a number counted from base into a key number, keeping -1.
+func (g *KeyGen) whole(local int64) int64 {
+	if local < 0 {
+		return -1
+	}
+	return g.base + local
+}
 
 // Failed counts keys whose write failed.
 func (g *KeyGen) Failed() int64 { return g.failedN.Load() }
@@ -72,11 +94,11 @@ func (g *KeyGen) Failed() int64 { return g.failedN.Load() }
 func (g *KeyGen) NextWrite(r *rand.Rand) int64 {
 	if m := g.maxWritten.Load(); m != -1 && m == g.end-1 {
 		if m == 0 { // one unique key: it is the only one to overwrite
-			return 0
+			return g.base
 		}
-		return r.Int64N(m)
+		return g.base + r.Int64N(m)
 	}
-	return g.maxGenerated.Add(1)
+	return g.base + g.maxGenerated.Add(1)
 }
 
 // NextRead returns a key number to read and true, or false when no key is
@@ -87,10 +109,10 @@ func (g *KeyGen) NextRead(r *rand.Rand) (int64, bool) {
 	case m < 0:
 		return 0, false
 	case m == 0:
-		return 0, true
+		return g.base, true
 	}
 	for {
-		k := r.Int64N(m)
+		k := g.base + r.Int64N(m)
 		if g.failedN.Load() == 0 || !g.isFailed(k) {
 			return k, true
 		}
@@ -117,6 +139,7 @@ func (g *KeyGen) WriteFailed(k int64) error {
 }
 
 func (g *KeyGen) complete(k int64, st uint32) error {
+	k -= g.base
 	if g.done.Load() || k <= g.maxWritten.Load() {
 		return nil // an update of a key under the watermark
 	}

@@ -64,11 +64,23 @@ type result struct {
 func runKV(t *testing.T, args ...string) *result {
 	t.Helper()
 	dir := t.TempDir()
+	return readKV(t, dir, execKV(dir, args))
+}
+
+// execKV runs ybload kv in-process with its summary and records in dir;
+// it may run on any goroutine (several agents at once).
+func execKV(dir string, args []string) *result {
 	sum, rec := filepath.Join(dir, "summary.json"), filepath.Join(dir, "records.jsonl")
 	args = append(args, "--ybload_summary", sum, "--ybload_records", rec, "--ybload_stagger_ms", "0", "--ybload_seed", "42")
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), args, &Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Version: "test"})
-	r := &result{code: code, stdout: out.String(), stderr: errb.String()}
+	return &result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// readKV reads the summary and records execKV's run left in dir.
+func readKV(t *testing.T, dir string, r *result) *result {
+	t.Helper()
+	sum, rec := filepath.Join(dir, "summary.json"), filepath.Join(dir, "records.jsonl")
 	if b, err := os.ReadFile(sum); err == nil {
 		r.summary = &Summary{}
 		if err := json.Unmarshal(b, r.summary); err != nil {

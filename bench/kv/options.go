@@ -92,6 +92,10 @@ type Options struct {
 	// StartAt is when the measured workload starts (zero: at once): agents
 	// on several clients are given the same instant.
 	StartAt time.Time
+	// AgentIndex and AgentCount are this agent's place among the agents
+	// sharing the run (0 and 1: alone); Part is what that gives it.
+	AgentIndex, AgentCount int
+	Part                   Part
 
 	// Set records which flags were given (for the records).
 	Set map[string]string
@@ -314,6 +318,22 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		o.Flavor = v
 	}
 	o.RowCountCheck = o.Set["ybload_row_count_check"] == "true"
+	o.AgentCount = 1
+	intFlag("ybload_agent_index", &o.AgentIndex, 0)
+	intFlag("ybload_agent_count", &o.AgentCount, 1)
+	_, hasIndex := o.Set["ybload_agent_index"]
+	_, hasCount := o.Set["ybload_agent_count"]
+	switch {
+	case hasIndex != hasCount:
+		errs = append(errs, errors.New("--ybload_agent_index and --ybload_agent_count go together"))
+	case o.AgentIndex >= o.AgentCount:
+		errs = append(errs, fmt.Errorf("--ybload_agent_index %d: must be below --ybload_agent_count %d", o.AgentIndex, o.AgentCount))
+	case int64(o.AgentCount) > o.UniqueKeys:
+		errs = append(errs, fmt.Errorf("--ybload_agent_count %d: more agents than --num_unique_keys %d, some would have no key", o.AgentCount, o.UniqueKeys))
+	}
+	if o.AgentCount > 1 && o.RowCountCheck {
+		errs = append(errs, errors.New("--ybload_row_count_check with --ybload_agent_count above 1: the table holds every agent's keys, not this agent's"))
+	}
 
 	// The tool's own rules.
 	if o.ReadOnly {
@@ -325,8 +345,8 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	if o.MaxWrittenKey >= o.UniqueKeys {
 		errs = append(errs, fmt.Errorf("--max_written_key %d must be below --num_unique_keys %d (keys are numbered from 0)", o.MaxWrittenKey, o.UniqueKeys))
 	}
-	if o.BatchSize > 1 && int64(o.BatchSize) > o.UniqueKeys {
-		errs = append(errs, fmt.Errorf("--batch_size %d is larger than --num_unique_keys %d", o.BatchSize, o.UniqueKeys))
+	if o.BatchSize > 1 && int64(o.BatchSize) > o.UniqueKeys/int64(max(o.AgentCount, 1)) {
+		errs = append(errs, fmt.Errorf("--batch_size %d is larger than --num_unique_keys %d (per agent, over %d)", o.BatchSize, o.UniqueKeys, max(o.AgentCount, 1)))
 	}
 	if o.Workload == WorkloadKV && o.BatchSize != 1 {
 		errs = append(errs, errors.New("--batch_size applies to CassandraBatchKeyValue only"))
@@ -345,6 +365,7 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	if o.NoUUID {
 		o.UUID = "key"
 	}
+	o.Part = PartOf(o.UniqueKeys, o.NumWrites, o.NumReads, o.AgentCount, o.AgentIndex)
 	return o, nil
 }
 

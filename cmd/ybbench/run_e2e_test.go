@@ -374,6 +374,37 @@ func assertQuorumReplication(t *testing.T, c *infra.Cluster) {
 	t.Helper()
 	dbs := c.ByRole(infra.RoleDB)
 	primary := dbs[0]
+	psql := superuserPsql(t, primary, "postgres")
+	query := func(sql string) string {
+		t.Helper()
+		cmd := exec.Command(psql[0], append(psql[1:], "-c", sql)...)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("psql on %s: %s: %v\n%s", primary.Name, sql, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	var replicas, quoted []string
+	for _, h := range dbs[1:] {
+		replicas = append(replicas, h.Name+"|quorum")
+		quoted = append(quoted, `"`+h.Name+`"`)
+	}
+	rows := strings.Split(query("SELECT application_name || '|' || sync_state FROM pg_stat_replication ORDER BY application_name"), "\n")
+	if !slices.Equal(rows, replicas) {
+		t.Errorf("pg_stat_replication on %s: %q, want %q (a quorum standby per replica)", primary.Name, rows, replicas)
+	}
+	want := fmt.Sprintf("ANY %d (%s)", len(replicas)/2, strings.Join(quoted, ", "))
+	if got := query("SHOW synchronous_standby_names"); got != want {
+		t.Errorf("synchronous_standby_names on %s: %q, want %q", primary.Name, got, want)
+	}
+}
+
+// superuserPsql is the command line of psql on a db host's server as its
+// superuser, over the server's socket as the service user that owns it:
+// unaligned, tuples only, quiet.
+func superuserPsql(t *testing.T, primary infra.Host, database string) []string {
+	t.Helper()
 	var socket string
 	filepath.WalkDir(primary.Base, func(p string, e fs.DirEntry, err error) error {
 		if err == nil && e.Type()&fs.ModeSocket != 0 && strings.HasPrefix(e.Name(), ".s.PGSQL.") {
@@ -397,28 +428,6 @@ func assertQuorumReplication(t *testing.T, c *infra.Cluster) {
 	if len(psql) == 0 {
 		t.Fatal("no psql in /usr/lib/postgresql/*/bin")
 	}
-	query := func(sql string) string {
-		t.Helper()
-		cmd := exec.Command("runuser", "-u", owner.Username, "--", psql[0], "-X", "-A", "-t", "-w",
-			"-h", filepath.Dir(socket), "-p", port, "-U", "postgres", "-d", "postgres", "-c", sql)
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("psql on %s as %s: %s: %v\n%s", primary.Name, owner.Username, sql, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	var replicas, quoted []string
-	for _, h := range dbs[1:] {
-		replicas = append(replicas, h.Name+"|quorum")
-		quoted = append(quoted, `"`+h.Name+`"`)
-	}
-	rows := strings.Split(query("SELECT application_name || '|' || sync_state FROM pg_stat_replication ORDER BY application_name"), "\n")
-	if !slices.Equal(rows, replicas) {
-		t.Errorf("pg_stat_replication on %s: %q, want %q (a quorum standby per replica)", primary.Name, rows, replicas)
-	}
-	want := fmt.Sprintf("ANY %d (%s)", len(replicas)/2, strings.Join(quoted, ", "))
-	if got := query("SHOW synchronous_standby_names"); got != want {
-		t.Errorf("synchronous_standby_names on %s: %q, want %q", primary.Name, got, want)
-	}
+	return []string{"runuser", "-u", owner.Username, "--", psql[0], "-X", "-q", "-A", "-t", "-w",
+		"-h", filepath.Dir(socket), "-p", port, "-U", "postgres", "-d", database}
 }

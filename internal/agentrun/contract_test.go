@@ -348,6 +348,8 @@ var kvChecks = checks[*kv.Options]{
 	"Password":     func(o *kv.Options) any { return o.Password },
 	"PasswordFile": func(o *kv.Options) any { return o.Set["ybload_password_file"] },
 	"StartAt":      func(o *kv.Options) any { return o.StartAt },
+	"AgentIndex":   func(o *kv.Options) any { return o.AgentIndex },
+	"AgentCount":   func(o *kv.Options) any { return o.AgentCount },
 }
 
 // Every built-in profile's invocations, for every phase, go through the

@@ -28,6 +28,10 @@ type KV struct {
 	Agent               string
 	// StartAt is the instant every agent starts its measured workload at.
 	StartAt time.Time
+	// AgentIndex and AgentCount are this agent's place among the phase's
+	// agents: with more than one, each takes its own part of the keys and
+	// counts (ybload's --ybload_agent_index/--ybload_agent_count).
+	AgentIndex, AgentCount int
 	// User is "" with authentication off; the password is in PasswordFile.
 	User         string
 	Password     string
@@ -45,7 +49,8 @@ func buildKV(in Input) (*KV, error) {
 		return nil, exitcode.Errorf(exitcode.Tool, "kv has no phase %q", in.Phase.Phase)
 	}
 	k := &KV{NumReads: -1, NumWrites: -1, RunTime: in.Params.Duration.Truncate(time.Second),
-		RecordsFile: in.file(".jsonl"), SummaryFile: in.file(".json"), Agent: in.Host, StartAt: in.StartAt}
+		RecordsFile: in.file(".jsonl"), SummaryFile: in.file(".json"), Agent: in.Host, StartAt: in.StartAt,
+		AgentIndex: in.Index, AgentCount: in.Count}
 	for _, e := range in.DB.YCQL {
 		k.Nodes = append(k.Nodes, Server{Addr: e.Addr, Port: e.Port})
 	}
@@ -135,6 +140,11 @@ func (k *KV) Args() []string {
 	a = append(a, "--ybload_records", k.RecordsFile, "--ybload_summary", k.SummaryFile, "--ybload_agent", k.Agent)
 	if !k.StartAt.IsZero() {
 		num("--ybload_start_at", k.StartAt.UnixMilli())
+	}
+	if k.AgentCount > 1 {
+		// Alone, an agent's command line is yb-sample-apps' own.
+		num("--ybload_agent_index", int64(k.AgentIndex))
+		num("--ybload_agent_count", int64(k.AgentCount))
 	}
 	if k.User == "" {
 		return a

@@ -1,6 +1,10 @@
 package agentrun
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/ybbench/ybbench/bench/agentutil"
+)
 
 // The phases an agent runs.
 const (
@@ -24,16 +28,10 @@ func (p Phase) FileBase() string { return p.Workload + "-" + p.Phase }
 func (p Phase) Records() bool { return p.Phase == Load || p.Phase == Run }
 
 // Split divides n over k parts as evenly as possible and returns part i's
-// start and size: every unit is in exactly one part.
-func Split(n int64, k, i int) (start, count int64) {
-	per, rem := n/int64(k), n%int64(k)
-	start = int64(i)*per + min(int64(i), rem)
-	count = per
-	if int64(i) < rem {
-		count++
-	}
-	return start, count
-}
+// start and size: every unit is in exactly one part. It is the agents' own
+// arithmetic (agentutil.Share), so that a split the orchestrator makes and
+// one an agent makes from its index agree.
+func Split(n int64, k, i int) (start, count int64) { return agentutil.Share(n, k, i) }
 
 // threadsOf is agent i's share of n threads over k agents, at least one.
 func threadsOf(n int64, k, i int) int {

@@ -214,8 +214,8 @@ func (r *Run) Bench(ctx, stop context.Context) error {
 	if len(clients) == 0 {
 		return exitcode.Errorf(exitcode.Config, "the cluster has no client host")
 	}
-	if len(clients) > 1 {
-		r.progress().Note(fmt.Sprintf("%d clients: the key space and threads are split between them; the seeds used one client", len(clients)))
+	if fam, err := familyOf(r.profile().Family); err == nil && len(clients) > 1 {
+		r.progress().Note(fmt.Sprintf("%d clients: %s; the seeds used one client", len(clients), fam.spread()))
 	}
 	if err := r.shipAgent(ctx, clients); err != nil {
 		return err

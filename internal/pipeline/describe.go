@@ -103,6 +103,9 @@ type PlanStage struct {
 	Phase    string   `json:"phase,omitempty"`
 	Clients  int      `json:"clients,omitempty"`
 	Command  []string `json:"command,omitempty"`
+	// Agents are each client's command line, in agent order, where they
+	// differ: each client's own part of the keys or operations.
+	Agents [][]string `json:"agents,omitempty"`
 }
 
 // WritePlan says what a run of s would do, without doing it: hosts and
@@ -227,26 +230,48 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 			if fam.firstClientOnly(ph) {
 				n = 1
 			}
-			in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
-				Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
-				Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
-					Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
-			if p.Family == "ycsb" && ph != "prepare" {
-				in.Properties = s.AgentProperties
+			cmds := make([][]string, n)
+			for i := range n {
+				in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
+					Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
+					Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
+						Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
+				if p.Family == "ycsb" && ph != "prepare" {
+					in.Properties = s.AgentProperties
+				}
+				inv, err := agentrun.Build(in)
+				if err != nil {
+					return nil, err
+				}
+				cmds[i] = []string{"ybload"}
+				for _, a := range inv.Args() {
+					cmds[i] = append(cmds[i], strings.ReplaceAll(a, startAt, "<start time>"))
+				}
 			}
-			inv, err := agentrun.Build(in)
-			if err != nil {
-				return nil, err
+			st := PlanStage{Stage: "bench", What: fmt.Sprintf("on %d client(s): %s", n, strings.Join(cmds[0], " ")),
+				Workload: wl, Phase: ph, Clients: n, Command: cmds[0]}
+			if !allSame(cmds) {
+				// The clients' lines differ by their parts: each is shown.
+				st.Agents = cmds
+				st.What = fmt.Sprintf("on %d client(s), each its own part:", n)
+				for i, c := range cmds {
+					st.What += fmt.Sprintf("\nclient %d: %s", i+1, strings.Join(c, " "))
+				}
 			}
-			cmd := []string{"ybload"}
-			for _, a := range inv.Args() {
-				cmd = append(cmd, strings.ReplaceAll(a, startAt, "<start time>"))
-			}
-			out = append(out, PlanStage{Stage: "bench", What: fmt.Sprintf("on %d client(s): %s", n, strings.Join(cmd, " ")),
-				Workload: wl, Phase: ph, Clients: n, Command: cmd})
+			out = append(out, st)
 		}
 	}
 	return out, nil
+}
+
+// allSame reports whether every command line is the first one.
+func allSame(cmds [][]string) bool {
+	for _, c := range cmds[1:] {
+		if !slices.Equal(c, cmds[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // WritePlanText prints a plan for people.

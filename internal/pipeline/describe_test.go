@@ -11,6 +11,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/inventory"
 	"github.com/ybbench/ybbench/infra/local"
+	"github.com/ybbench/ybbench/internal/golden"
 	"github.com/ybbench/ybbench/internal/profiles"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/cassandra"
@@ -235,5 +236,41 @@ func TestPlanEstimateQuickPreset(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("%s --quick: plan lacks %q:\n%s", c.profile, want, b.String())
 		}
+	}
+}
+
+// With two clients every profile's plan shows how the load is split: each
+// client's own part of the keys or operations where their command lines
+// differ (YCSB's insertstart, kv's agent index), the threads halved, and
+// the making and dropping of tables on one client.
+func TestPlanTwoClientsGolden(t *testing.T) {
+	all, err := profiles.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prof := range all {
+		r, err := func() (*Resolved, error) {
+			s := Defaults()
+			s.Profile, s.ClientHosts = prof.Name, 2
+			return s.Resolve()
+		}()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := MakePlan(r, planDeps())
+		if err != nil {
+			t.Fatalf("%s: %v", prof.Name, err)
+		}
+		var b strings.Builder
+		for _, st := range pl.Stages {
+			if st.Stage != "bench" {
+				continue
+			}
+			fmt.Fprintf(&b, "%s %s: %s\n", st.Workload, st.Phase, st.What)
+			if st.Clients > 1 && len(st.Agents) != 0 && len(st.Agents) != st.Clients {
+				t.Errorf("%s %s %s: %d command lines for %d clients", prof.Name, st.Workload, st.Phase, len(st.Agents), st.Clients)
+			}
+		}
+		golden.Check(t, "plan-2-clients-"+prof.Name+".txt", []byte(b.String()))
 	}
 }

@@ -65,7 +65,7 @@ var agentNotes = map[string]map[string]agentNote{
 	"client_hosts": {
 		"ycsb":     {"one agent per client host; threads, records and operations split between them (`-p insertstart=`, `-p ybload.agent.index=`)", []string{"insertstart=", "ybload.agent.index="}},
 		"sysbench": {"one agent per client host; `--threads=` split between them", []string{"--threads="}},
-		"kv":       {"one agent per client host; the active side's threads split between them", []string{"--num_threads_write"}},
+		"kv":       {"one agent per client host; the active side's threads split between them, and from two clients on each its own range of the keys and part of the writes and reads (`--ybload_agent_index`, `--ybload_agent_count`)", []string{"--num_threads_write"}},
 	},
 	"db_auth": {
 		"ycsb":     {"on: `db.user`/`db.passwd` (YSQL) or `cassandra.username` and `cassandra.password.file` (YCQL) in the 0600 `-P` file", nil},
