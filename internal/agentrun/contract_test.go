@@ -150,7 +150,8 @@ func (p ycsbParsed) get(key string) string { return p.inv.Props.Get(key, "") }
 var ownKeys = map[string]bool{"recordcount": true, "ybload.prepare.only": true, "ycql.createtable": true, "ycql.droptable": true,
 	"ysql.createdatabase": true, "ysql.droptable": true, "ysql.createtable": true, "ysql.ddl": true, "insertstart": true,
 	"insertcount": true, "operationcount": true, "ybload.agent.index": true, "ybload.agent.count": true, "maxexecutiontime": true,
-	"threadcount": true, "status": true, "ybload.agent": true, "ybload.records": true, "ybload.summary": true, "ybload.start.at": true}
+	"threadcount": true, "status": true, "ybload.agent": true, "ybload.records": true, "ybload.summary": true, "ybload.start.at": true,
+	"dotransactions": true} // the command word sets it
 
 var ycsbChecks = checks[ycsbParsed]{
 	"Phase.Workload": func(p ycsbParsed) any { return strings.TrimPrefix(p.inv.WorkloadFiles[0], "built-in ") },
