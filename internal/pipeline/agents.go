@@ -209,24 +209,11 @@ func (r *Run) Phases() []Phase {
 	}
 	var out []Phase
 	for _, w := range r.spec.Workloads {
-		for _, k := range repetitionsOf(r.spec.Repeat) {
+		for _, k := range repetition.Numbers(r.spec.Repeat) {
 			for _, p := range fam.phases(w) {
 				out = append(out, Phase{Workload: w, Phase: p, Rep: k})
 			}
 		}
-	}
-	return out
-}
-
-// repetitionsOf are the repetition numbers of a workload run n times, in
-// order: {0} (no repetitions) when n is 1 or unset, else 1..n.
-func repetitionsOf(n int) []int {
-	if n <= 1 {
-		return []int{0}
-	}
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i + 1
 	}
 	return out
 }

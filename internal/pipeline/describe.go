@@ -225,7 +225,7 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 	startAt := strconv.FormatInt(planStartAt.UnixMilli(), 10)
 	var out []PlanStage
 	for _, wl := range s.Workloads {
-		for _, k := range repetitionsOf(s.Repeat) {
+		for _, k := range repetition.Numbers(s.Repeat) {
 			for _, ph := range fam.phases(wl) {
 				phase := agentrun.Phase{Workload: wl, Phase: ph, Rep: k}
 				n := clients

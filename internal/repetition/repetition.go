@@ -32,3 +32,17 @@ func Label(k, n int) string {
 	}
 	return Tag(k) + "/" + strconv.Itoa(n)
 }
+
+// Numbers are the repetition numbers of a workload run n times, in order:
+// 0 alone (no repetitions: the plain names) when n is 1 or unset, else 1
+// to n.
+func Numbers(n int) []int {
+	if n <= 1 {
+		return []int{0}
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}

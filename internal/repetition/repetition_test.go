@@ -22,3 +22,18 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestNumbers(t *testing.T) {
+	for n, want := range map[int][]int{0: {0}, 1: {0}, 2: {1, 2}, 3: {1, 2, 3}} {
+		got := Numbers(n)
+		if len(got) != len(want) {
+			t.Errorf("Numbers(%d) = %v, want %v", n, got, want)
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("Numbers(%d) = %v, want %v", n, got, want)
+			}
+		}
+	}
+}
