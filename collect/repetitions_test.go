@@ -112,3 +112,37 @@ func TestSpreadOf(t *testing.T) {
 		}
 	}
 }
+
+// A repeated KV run says that its repetitions continue on the keys the
+// earlier ones wrote, in result.json's notes and so in report.md; an even
+// count of repetitions takes the lower middle one as the median.
+func TestAggregateRepetitionsKV(t *testing.T) {
+	p, err := profiles.Get("kv-ycql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := inventorySite
+	site.repetitions = 2
+	dir := t.TempDir()
+	writeFixtureRunAt(t, dir, p, site)
+	res, err := collect.Aggregate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n, "continue on the keys the earlier ones wrote")
+	}
+	if !found {
+		t.Errorf("notes %q do not say the KV repetitions continue on the keys", res.Notes)
+	}
+	for _, wr := range res.Workloads {
+		// Repetitions 1 and 2 measured 1000 and 1020 operations: the lower
+		// middle of two is the slower, the first; the median throughput
+		// is their mean.
+		sp := wr.FindSpread("", "throughput")
+		if wr.MedianRepetition != 1 || sp == nil || math.Abs(sp.Median-(wr.Repetitions[0].Throughput+wr.Repetitions[1].Throughput)/2) > 1e-9 {
+			t.Errorf("%s: median repetition %d, throughput spread %+v", wr.Name, wr.MedianRepetition, sp)
+		}
+	}
+}
