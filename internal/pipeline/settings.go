@@ -119,7 +119,7 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.MaxClockSkew }},
 	{Name: "start_delay", Type: "duration", Default: "3s", Usage: "how far ahead agents are told to start together", Valid: "≥ 0", Min: minZero,
 		field: func(s *Spec) any { return &s.StartDelay }},
-	{Name: "agent_properties", Type: "name=value,…", Usage: "extra agent settings, name=value,… ({workload} and {phase} are replaced)",
+	{Name: "agent_properties", Type: "name=value,…", Usage: "extra agent settings, name=value,… ({workload}, {phase} and {repetition}, r<k> with --repeat, are replaced)",
 		field: func(s *Spec) any { return &s.AgentProperties }},
 	{Name: "owner", Type: "text", DefaultDoc: "$SUDO_USER, else the current user", Usage: "owner recorded on the run",
 		field: func(s *Spec) any { return &s.Owner }},
