@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // Aggregate builds a run's result from its directory alone: setup.json
@@ -95,11 +97,7 @@ func Aggregate(runDir string) (*Result, error) {
 	measured := 0
 	var runs []workloadFiles // the measured phases' files, for how the load was spread
 	for _, w := range setup.Workloads {
-		cpu, err := cpuOf(runDir, w.Name)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: the db hosts' CPU: %w", w.Name, err))
-		}
-		wr := WorkloadResult{Name: w.Name, Phases: []PhaseResult{}, CPU: cpu}
+		wr := WorkloadResult{Name: w.Name, Phases: []PhaseResult{}}
 		if res.Baseline != nil {
 			wr.Published = res.Baseline.Row(w.Name)
 		}
@@ -109,52 +107,40 @@ func Aggregate(runDir string) (*Result, error) {
 					Tolerance: LittlesLawTolerance, Within: within(v, LittlesLawTolerance)}
 			}
 		}
-		for _, ph := range w.Phases {
-			ddl, err := ddlOf(runDir, w.Name, ph.Name)
-			if err != nil {
-				wr.Problems = append(wr.Problems, err.Error())
-			}
-			if ddl != "" && wr.DDL == "" {
-				wr.DDL = ddl
-			}
-			if !ph.Records {
-				continue
-			}
-			files, err := agentFiles(runDir, w.Name, ph.Name)
-			if err != nil {
-				errs = append(errs, err)
-				wr.Problems = append(wr.Problems, err.Error())
-				continue
-			}
-			if len(files) == 0 {
-				wr.Problems = append(wr.Problems, fmt.Sprintf("no agent records for %s %s: not run, or nothing measured", w.Name, ph.Name))
-				continue
-			}
-			measured++
-			runs = append(runs, workloadFiles{w.Name, ph.Name, files})
-			merged, err := Merge(files)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			pr := PhaseResultOf(merged)
-			for _, f := range files {
-				if v := f.File.Meta.Settings["ybload.version"]; v != "" {
-					res.Versions["ybload"] = v
+		if setup.Repetitions <= 1 {
+			m := measureRepetition(runDir, w, 0, wr.Published, fig, res.Versions)
+			wr.DDL, wr.Phases, wr.Throughput, wr.Comparisons, wr.Sanity, wr.CPU, wr.Problems =
+				m.ddl, m.rep.Phases, m.rep.Throughput, m.rep.Comparisons, m.rep.Sanity, m.rep.CPU, m.rep.Problems
+			measured += m.measured
+			runs = append(runs, m.files...)
+			errs = append(errs, m.errs...)
+		} else {
+			for k := 1; k <= setup.Repetitions; k++ {
+				m := measureRepetition(runDir, w, k, wr.Published, fig, res.Versions)
+				if m.ddl != "" && wr.DDL == "" {
+					wr.DDL = m.ddl
 				}
-				if v := f.File.Meta.Settings["ysql.driver"]; v != "" {
-					res.Versions["driver"] = v
+				if k == 1 {
+					// Every repetition spreads the load alike: the note
+					// names the first's agents.
+					runs = append(runs, m.files...)
 				}
+				wr.Repetitions = append(wr.Repetitions, m.rep)
+				measured += m.measured
+				errs = append(errs, m.errs...)
 			}
-			wr.Phases = append(wr.Phases, pr)
-			if ph.Name == "run" {
-				wr.Throughput, wr.ThroughputBasis = fig.throughput(&pr), fig.basis
-				wr.Comparisons = Compare(wr.Published, &pr, wr.Throughput, wr.CPU)
-				wr.Sanity, wr.SanityText = fig.sanity(&pr)
-				if wr.Sanity > 0 {
-					in := within(wr.Sanity, LittlesLawTolerance)
-					wr.SanityTolerance, wr.SanityWithin = LittlesLawTolerance, &in
-				}
+			med := wr.Repetitions[medianRepetition(wr.Repetitions)]
+			wr.MedianRepetition = med.Index
+			wr.Phases, wr.Throughput, wr.Comparisons, wr.Sanity, wr.CPU, wr.Problems =
+				med.Phases, med.Throughput, med.Comparisons, med.Sanity, med.CPU, med.Problems
+			wr.Spread = spreadsOf(wr.Repetitions)
+		}
+		if p := MeasuredPhaseOf(wr.Phases); p != nil {
+			wr.ThroughputBasis = fig.basis
+			_, wr.SanityText = fig.sanity(p)
+			if wr.Sanity > 0 {
+				in := within(wr.Sanity, LittlesLawTolerance)
+				wr.SanityTolerance, wr.SanityWithin = LittlesLawTolerance, &in
 			}
 		}
 		res.Workloads = append(res.Workloads, wr)
@@ -166,6 +152,83 @@ func Aggregate(runDir string) (*Result, error) {
 		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
 	}
 	return res, errors.Join(errs...)
+}
+
+// repetitionRead is one repetition of a workload as its files say it: its
+// figures, the DDL its agents ran, how many of its phases have records,
+// and what could not be read.
+type repetitionRead struct {
+	rep      Repetition
+	ddl      string
+	measured int
+	errs     []error
+	// files are the record files of each phase that has them, for the
+	// note on how the load was spread.
+	files []workloadFiles
+}
+
+// measureRepetition reads repetition k of a workload (k = 0: the run has
+// no repetitions, and its files carry no repetition in their names): each
+// phase's agents' records merged, and the measured phase's figures.
+func measureRepetition(runDir string, w SetupWorkload, k int, published *BaselineRow, fig figures, versions map[string]string) repetitionRead {
+	stem := repetition.Stem(w.Name, k)
+	name := w.Name
+	if k > 0 {
+		name = w.Name + " " + repetition.Tag(k)
+	}
+	var out repetitionRead
+	rep := &out.rep
+	rep.Index, rep.Phases = k, []PhaseResult{}
+	cpu, err := cpuOf(runDir, stem)
+	if err != nil {
+		out.errs = append(out.errs, fmt.Errorf("%s: the db hosts' CPU: %w", name, err))
+	}
+	rep.CPU = cpu
+	for _, ph := range w.Phases {
+		ddl, err := ddlOf(runDir, stem, ph.Name)
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+		if ddl != "" && out.ddl == "" {
+			out.ddl = ddl
+		}
+		if !ph.Records {
+			continue
+		}
+		files, err := agentFiles(runDir, stem, ph.Name)
+		if err != nil {
+			out.errs = append(out.errs, err)
+			rep.Problems = append(rep.Problems, err.Error())
+			continue
+		}
+		if len(files) == 0 {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("no agent records for %s %s: not run, or nothing measured", name, ph.Name))
+			continue
+		}
+		out.measured++
+		out.files = append(out.files, workloadFiles{w.Name, ph.Name, files})
+		merged, err := Merge(files)
+		if err != nil {
+			out.errs = append(out.errs, err)
+			continue
+		}
+		pr := PhaseResultOf(merged)
+		for _, f := range files {
+			if v := f.File.Meta.Settings["ybload.version"]; v != "" {
+				versions["ybload"] = v
+			}
+			if v := f.File.Meta.Settings["ysql.driver"]; v != "" {
+				versions["driver"] = v
+			}
+		}
+		rep.Phases = append(rep.Phases, pr)
+		if ph.Name == MeasuredPhase {
+			rep.Throughput = fig.throughput(&pr)
+			rep.Comparisons = Compare(published, &pr, rep.Throughput, rep.CPU)
+			rep.Sanity, _ = fig.sanity(&pr)
+		}
+	}
+	return out
 }
 
 // notesOf are the result's notes: what departs from the seeds' method or
@@ -184,6 +247,14 @@ func notesOf(s *Setup, res *Result) []string {
 	}
 	if res.Environment.DBAuth == "off" {
 		notes = append(notes, "The database ran without authentication (db_auth=off), as in the seeds' setup: anyone who could reach its ports could read and change it.")
+	}
+	if s.Repetitions > 1 {
+		notes = append(notes, fmt.Sprintf("Each workload ran %d times, one repetition after the other on the same cluster; a workload's figures are those of its median repetition (by the measured phase's throughput), and its spread gives every figure's median, range and coefficient of variation over all of them. Gates use the medians.", s.Repetitions))
+		if s.Family == "kv" {
+			notes = append(notes, "The KV tool's repetitions continue on the keys the earlier ones wrote: the table is not made afresh between them, so a later repetition reads and overwrites a key space the earlier ones filled.")
+		} else {
+			notes = append(notes, "Each repetition made its table afresh and loaded it again (prepare and load) before its measured phase.")
+		}
 	}
 	return append(notes, s.Notes...)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/hostcpu"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // Secrets a fixture run directory holds in its cluster.json and
@@ -93,7 +94,15 @@ type fixtureSite struct {
 	overriddenBy map[string]string
 	chosen       []collect.Choice
 	invocations  []collect.Invocation
+	// repetitions is --repeat (0: not given). Repetition k's operations
+	// count repetitionOps[k] each, so that each has its own throughput.
+	repetitions int
 }
+
+// repetitionOps are each fixture repetition's operations per measurement
+// (index 0: a run without repetitions): repetition 1 is the median by
+// throughput, 3 the slowest; they are 3% apart at most.
+var repetitionOps = []int{1000, 1000, 1020, 990}
 
 // inventorySite is an on-prem run of YugabyteDB on machines of its own,
 // one of them with a slow clock measurement.
@@ -153,7 +162,7 @@ func writeFixtureRunAt(t *testing.T, dir string, p *profiles.Profile, site fixtu
 		Provider: site.provider, DBHosts: 3, ClientHosts: 1,
 		AcceptNewHostKeys: p.Family == "kv", DBAuth: map[bool]string{true: "off", false: "on"}[p.Family == "sysbench"],
 		Versions:        map[string]string{"ybbench": "test", "go": "go1.test"},
-		DatabaseProduct: site.product, PublishedProduct: "YugabyteDB", CPUs: 2}
+		DatabaseProduct: site.product, PublishedProduct: "YugabyteDB", CPUs: 2, Repetitions: site.repetitions}
 	for _, w := range workloads {
 		setup.Workloads = append(setup.Workloads, collect.SetupWorkload{Name: w, Phases: fixturePhases(p.Family)})
 	}
@@ -213,29 +222,40 @@ func writeFixtureRunAt(t *testing.T, dir string, p *profiles.Profile, site fixtu
 		t.Fatal(err)
 	}
 	for _, w := range workloads {
-		for _, ph := range fixturePhases(p.Family) {
-			if ph.Name == "prepare" && p.Family == "ycsb" {
-				ddl := site.ddl
-				if ddl == "" {
-					ddl = "CREATE TABLE usertable (ycsb_key varchar PRIMARY KEY) -- " + w
+		for _, k := range repetition.Numbers(site.repetitions) {
+			stem := repetition.Stem(w, k)
+			for _, ph := range fixturePhases(p.Family) {
+				if ph.Name == "prepare" && p.Family == "ycsb" {
+					ddl := site.ddl
+					if ddl == "" {
+						ddl = "CREATE TABLE usertable (ycsb_key varchar PRIMARY KEY) -- " + w
+					}
+					writeJSON(t, filepath.Join(agent, stem+"-prepare.json"), map[string]any{"schema": "ybload-ycsb-summary/1", "phase": "prepare",
+						"ddl": ddl})
 				}
-				writeJSON(t, filepath.Join(agent, w+"-prepare.json"), map[string]any{"schema": "ybload-ycsb-summary/1", "phase": "prepare",
-					"ddl": ddl})
-			}
-			if !ph.Records {
-				continue
-			}
-			writeRecords(t, filepath.Join(agent, w+"-"+ph.Name+".jsonl"), w, ph.Name, fixtureOps(p, w))
-			if ph.Name == "run" {
-				steps = append(steps, map[string]any{"name": "bench/" + w + "/run", "status": "done", "details": map[string]string{"client-1.exit": "0"}})
-				// The db hosts' CPU over the phase, as the sampler writes it:
-				// 41.5 % and 38.5 % of their node's ticks.
-				span := func(busy int64) hostcpu.Span {
-					return hostcpu.Span{Before: hostcpu.Sample{Mode: hostcpu.ModeNode, Hz: 100, Cores: 16},
-						After: hostcpu.Sample{Mode: hostcpu.ModeNode, Busy: busy, Total: 1000, Hz: 100, Cores: 16, At: 60}}
+				if !ph.Records {
+					continue
 				}
-				if err := hostcpu.Write(dir, &hostcpu.File{Workload: w, Phase: "run", Hosts: map[string]hostcpu.Span{"db-1": span(415), "db-2": span(385)}}); err != nil {
-					t.Fatal(err)
+				ops := fixtureOps(p, w)
+				for i := range ops {
+					ops[i].n = repetitionOps[k]
+				}
+				writeRecords(t, filepath.Join(agent, stem+"-"+ph.Name+".jsonl"), w, ph.Name, ops)
+				if ph.Name == "run" {
+					step := "bench/" + w + "/run"
+					if k > 0 {
+						step = "bench/" + w + "/" + repetition.Tag(k) + "/run"
+					}
+					steps = append(steps, map[string]any{"name": step, "status": "done", "details": map[string]string{"client-1.exit": "0"}})
+					// The db hosts' CPU over the phase, as the sampler writes it:
+					// 41.5 % and 38.5 % of their node's ticks.
+					span := func(busy int64) hostcpu.Span {
+						return hostcpu.Span{Before: hostcpu.Sample{Mode: hostcpu.ModeNode, Hz: 100, Cores: 16},
+							After: hostcpu.Sample{Mode: hostcpu.ModeNode, Busy: busy, Total: 1000, Hz: 100, Cores: 16, At: 60}}
+					}
+					if err := hostcpu.Write(dir, &hostcpu.File{Workload: w, Phase: "run", Rep: k, Hosts: map[string]hostcpu.Span{"db-1": span(415), "db-2": span(385)}}); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 		}

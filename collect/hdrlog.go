@@ -9,6 +9,7 @@ import (
 
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/internal/atomicfile"
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // HDRDir is the run directory's folder of HdrHistogram interval logs.
@@ -16,7 +17,8 @@ const HDRDir = "hdr"
 
 // HDRLogName is the file name of one agent's interval log of a phase:
 // <agent>-<workload>-<phase>.hlog, the agent named by its folder under
-// agents/.
+// agents/; workload is the workload's stem (repetition.Stem) when the run
+// repeats it, so that repetitions' logs never collide.
 func HDRLogName(agent, workload, phase string) string {
 	return agent + "-" + workload + "-" + phase + ".hlog"
 }
@@ -47,35 +49,38 @@ func WriteHDRLogs(runDir string) ([]string, error) {
 	var paths []string
 	var errs []error
 	for _, w := range setup.Workloads {
-		for _, ph := range w.Phases {
-			if !ph.Records {
-				continue
-			}
-			files, err := agentFiles(runDir, w.Name, ph.Name)
-			if err != nil {
-				errs = append(errs, err)
-			}
-			for _, af := range files {
-				logs := []hdrSeries{{HDRLogName(af.Host, w.Name, ph.Name), false}}
-				if af.File.Meta != nil && af.File.Meta.Schedule != "" {
-					logs = append(logs, hdrSeries{HDRResponseLogName(af.Host, w.Name, ph.Name), true})
+		for _, k := range repetition.Numbers(setup.Repetitions) {
+			stem := repetition.Stem(w.Name, k)
+			for _, ph := range w.Phases {
+				if !ph.Records {
+					continue
 				}
-				for _, lg := range logs {
-					b, err := hdrLog(&af, lg.response)
-					if err != nil {
-						errs = append(errs, fmt.Errorf("%s: %w", af.Path, err))
-						continue
+				files, err := agentFiles(runDir, stem, ph.Name)
+				if err != nil {
+					errs = append(errs, err)
+				}
+				for _, af := range files {
+					logs := []hdrSeries{{HDRLogName(af.Host, stem, ph.Name), false}}
+					if af.File.Meta != nil && af.File.Meta.Schedule != "" {
+						logs = append(logs, hdrSeries{HDRResponseLogName(af.Host, stem, ph.Name), true})
 					}
-					path := filepath.Join(runDir, HDRDir, lg.name)
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						errs = append(errs, err)
-						continue
+					for _, lg := range logs {
+						b, err := hdrLog(&af, lg.response)
+						if err != nil {
+							errs = append(errs, fmt.Errorf("%s: %w", af.Path, err))
+							continue
+						}
+						path := filepath.Join(runDir, HDRDir, lg.name)
+						if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+							errs = append(errs, err)
+							continue
+						}
+						if err := atomicfile.Write(path, b, 0o644); err != nil {
+							errs = append(errs, err)
+							continue
+						}
+						paths = append(paths, path)
 					}
-					if err := atomicfile.Write(path, b, 0o644); err != nil {
-						errs = append(errs, err)
-						continue
-					}
-					paths = append(paths, path)
 				}
 			}
 		}

@@ -26,6 +26,10 @@ type Setup struct {
 	Binding string    `json:"binding,omitempty"`
 	// Workloads in the order they ran, each with its phases in order.
 	Workloads []SetupWorkload `json:"workloads"`
+	// Repetitions is how many times each workload ran (--repeat), when
+	// more than once: its files then carry the repetition in their stem
+	// (repetition.Stem). 0 is once, with the plain names.
+	Repetitions int `json:"repetitions,omitempty"`
 	// Parameters and Overridden as result.json has them.
 	Parameters map[string]string `json:"parameters"`
 	Overridden []string          `json:"overridden,omitempty"`

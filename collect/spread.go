@@ -1,85 +1,134 @@
 package collect
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
+	"math"
+	"slices"
 )
 
-// workloadFiles are the agents' record files of one phase of a workload
-// (YCSB's load, every family's run).
-type workloadFiles struct {
-	workload, phase string
-	files           []AgentFile
-}
-
-// familySpread says, per family, how the orchestrator splits a workload
-// between the agents of several clients (internal/agentrun builds the
-// command lines that do it).
-var familySpread = map[string]string{
-	"ycsb":     "each agent loaded its own part of the records (insertstart, insertcount) and ran its part of the operations and threads, its run-phase inserts on keys of its own",
-	"sysbench": "the threads were split between the agents, each drawing from its own random seed; the first client alone prepared and cleaned up the tables",
-	"kv":       "each agent wrote and read only its own range of the keys (--ybload_agent_index, --ybload_agent_count) and did its part of the writes, reads and read-only setup, the threads split between them",
-}
-
-// spreadNote says how a run's load was spread over several clients, from
-// what each agent recorded of each phase: its threads, and its records
-// (YCSB's load), operations (YCSB's run), keys (kv) or random seed
-// (sysbench). It is "" for one client, as the seeds ran.
-func spreadNote(family string, clients int, runs []workloadFiles) string {
-	if clients < 2 {
-		return ""
+// Median is the middle value of vs, the mean of the two middle ones when
+// their count is even; 0 for none.
+func Median(vs []float64) float64 {
+	if len(vs) == 0 {
+		return 0
 	}
-	var per []string
-	for _, w := range runs {
-		var agents []string
-		for _, f := range w.files {
-			m := f.File.Meta
-			if m == nil {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// SpreadOf is one figure over a workload's repetitions: the values as
+// given (in the order run), their median, range and coefficient of
+// variation (sample standard deviation over the mean; 0 for one value or
+// a zero mean).
+func SpreadOf(operation, metric string, values []float64) Spread {
+	s := Spread{Operation: operation, Metric: metric, Unit: MetricUnit(metric), Values: slices.Clone(values),
+		Median: Median(values)}
+	if len(values) == 0 {
+		return s
+	}
+	s.Min, s.Max = slices.Min(values), slices.Max(values)
+	if len(values) < 2 {
+		return s
+	}
+	var sum float64
+	for _, v := range values {
+		sum += v
+	}
+	mean := sum / float64(len(values))
+	if mean == 0 {
+		return s
+	}
+	var ss float64
+	for _, v := range values {
+		ss += (v - mean) * (v - mean)
+	}
+	s.CV = math.Sqrt(ss/float64(len(values)-1)) / math.Abs(mean)
+	return s
+}
+
+// medianRepetition is the index (into reps) of the median repetition by
+// the measured phase's throughput: the lower of the two middle ones when
+// their count is even, the earlier of equal ones. Repetitions without a
+// measured phase are not candidates; when none has one, the first is
+// taken.
+func medianRepetition(reps []Repetition) int {
+	var idx []int
+	for i := range reps {
+		if MeasuredPhaseOf(reps[i].Phases) != nil {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return 0
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case reps[a].Throughput < reps[b].Throughput:
+			return -1
+		case reps[a].Throughput > reps[b].Throughput:
+			return 1
+		}
+		return 0
+	})
+	return idx[(len(idx)-1)/2]
+}
+
+// spreadsOf is every figure a gate can take over a workload's
+// repetitions: its throughput and error rate, then each operation's
+// metrics (operations in the order first measured). A repetition whose
+// measured phase did not complete gives none of its figures: they are not
+// the workload's.
+func spreadsOf(reps []Repetition) []Spread {
+	type key struct{ op, metric string }
+	var order []key
+	values := map[key][]float64{}
+	add := func(k key, v float64) {
+		if _, ok := values[k]; !ok {
+			order = append(order, k)
+		}
+		values[k] = append(values[k], v)
+	}
+	for _, m := range WorkloadMetrics {
+		for i := range reps {
+			p := MeasuredPhaseOf(reps[i].Phases)
+			if p == nil || !p.Complete {
 				continue
 			}
-			a := fmt.Sprintf("%s %d threads", f.Host, m.Threads)
-			if m.Operations > 0 {
-				a += fmt.Sprintf(", %d operations", m.Operations)
+			if v, err := PhaseFigure(reps[i].Throughput, p, "", m); err == nil {
+				add(key{"", m}, v)
 			}
-			if r := recordRange(m.Settings); r != "" {
-				a += ", records " + r
-			}
-			if k := m.Settings["kv.agent_keys"]; k != "" {
-				a += ", keys " + k
-			}
-			if s := m.Settings["sysbench.rand_seed"]; s != "" {
-				a += ", seed " + s
-			}
-			agents = append(agents, a)
-		}
-		if len(agents) > 0 {
-			name := w.workload
-			if w.phase != "run" {
-				name += " " + w.phase
-			}
-			per = append(per, name+": "+strings.Join(agents, "; "))
 		}
 	}
-	how := familySpread[family]
-	if how == "" {
-		how = "the load was split between the agents"
+	var ops []string
+	for i := range reps {
+		if p := MeasuredPhaseOf(reps[i].Phases); p != nil && p.Complete {
+			for _, op := range MeasuredOperations(p) {
+				if !slices.Contains(ops, op) {
+					ops = append(ops, op)
+				}
+			}
+		}
 	}
-	note := "**Load spread over " + strconv.Itoa(clients) + " client hosts**, one agent each: " + how +
-		". This is not the seeds' method, which measured from one client."
-	if len(per) > 0 {
-		note += " Per workload, each agent's part: " + strings.Join(per, " — ") + "."
+	for _, op := range ops {
+		for _, m := range Metrics {
+			for i := range reps {
+				p := MeasuredPhaseOf(reps[i].Phases)
+				if p == nil || !p.Complete {
+					continue
+				}
+				if v, err := PhaseFigure(reps[i].Throughput, p, op, m); err == nil {
+					add(key{op, m}, v)
+				}
+			}
+		}
 	}
-	return note
-}
-
-// recordRange is a YCSB load agent's records, first-last, from its
-// insertstart and insertcount properties ("" when it has none).
-func recordRange(settings map[string]string) string {
-	start, err1 := strconv.ParseInt(settings["prop.insertstart"], 10, 64)
-	count, err2 := strconv.ParseInt(settings["prop.insertcount"], 10, 64)
-	if err1 != nil || err2 != nil || count <= 0 {
-		return ""
+	var out []Spread
+	for _, k := range order {
+		out = append(out, SpreadOf(k.op, k.metric, values[k]))
 	}
-	return strconv.FormatInt(start, 10) + "-" + strconv.FormatInt(start+count-1, 10)
+	return out
 }

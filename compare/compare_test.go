@@ -236,3 +236,85 @@ func ptr(v *float64) any {
 	}
 	return *v
 }
+
+// A result of 3 repetitions gives each figure its values over them, as
+// the result's spread lists them (read apart from collect's types).
+func TestFromResultRepetitions(t *testing.T) {
+	r, m := fixture(t, "repeat3.result.json")
+	run := FromResult("x", r)
+	if run.Repetitions != 3 {
+		t.Errorf("%d repetitions, want 3", run.Repetitions)
+	}
+	n := 0
+	for _, w := range m["workloads"].([]any) {
+		w := w.(map[string]any)
+		for _, sp := range w["spread"].([]any) {
+			sp := sp.(map[string]any)
+			op, _ := sp["operation"].(string)
+			k := Key{Workload: w["name"].(string), Operation: op, Metric: sp["metric"].(string)}
+			want := sp["values"].([]any)
+			got := run.Figures[k]
+			if len(got) != 3 || len(want) != 3 {
+				t.Fatalf("%v: %v, want %v", k, got, want)
+			}
+			for i := range want {
+				if got[i] != want[i].(float64) {
+					t.Errorf("%v: %v, want %v", k, got, want)
+				}
+			}
+			n++
+		}
+	}
+	if n == 0 || len(run.Figures) != n {
+		t.Errorf("%d figures, want the %d of the spreads", len(run.Figures), n)
+	}
+}
+
+// Fixture results compared on their throughput: with 3 repetitions each
+// (the fixture's within 3% of each other), 2% apart is within the runs'
+// spread and 20% apart is not; with one repetition each, 12% apart is
+// past the 10% rule.
+func TestCompareFixtureRepetitions(t *testing.T) {
+	scaled := func(name string, f float64) *collect.Result {
+		r, _ := fixture(t, name)
+		for i := range r.Workloads {
+			w := &r.Workloads[i]
+			w.Throughput *= f
+			if sp := w.FindSpread("", "throughput"); sp != nil {
+				for j := range sp.Values {
+					sp.Values[j] *= f
+				}
+				sp.Median, sp.Min, sp.Max = sp.Median*f, sp.Min*f, sp.Max*f
+			}
+		}
+		return r
+	}
+	tput := Key{Workload: "workloada", Metric: "throughput"}
+	for _, c := range []struct {
+		name    string
+		fixture string
+		f       float64
+		flagged bool
+	}{
+		{"3 repetitions, 2% apart, ranges overlap", "repeat3.result.json", 1.02, false},
+		{"3 repetitions, 20% apart, ranges disjoint", "repeat3.result.json", 1.20, true},
+		{"one repetition each, 12% apart", "ycsb-ysql.result.json", 1.12, true},
+	} {
+		a, _ := fixture(t, c.fixture)
+		cmp := Compare([]Run{FromResult("a", a), FromResult("b", scaled(c.fixture, c.f))})
+		found := false
+		for _, fig := range cmp.Figures {
+			if (Key{fig.Workload, fig.Operation, fig.Metric}) != tput {
+				continue
+			}
+			found = true
+			cell := fig.Runs[1]
+			if cell.Flagged != c.flagged || cell.Ratio == nil || *cell.Ratio < c.f-1e-9 || *cell.Ratio > c.f+1e-9 {
+				t.Errorf("%s: flagged %v ratio %v, want %v %v", c.name, cell.Flagged, ptr(cell.Ratio), c.flagged, c.f)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no throughput figure", c.name)
+		}
+	}
+}

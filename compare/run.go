@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/verdict"
@@ -23,8 +24,7 @@ type Key struct {
 }
 
 // Run is one side of a comparison: what it ran and, per figure, the
-// figure's values over its repetitions (one value per repetition; a run
-// has one repetition until results hold several).
+// figure's values over its repetitions (one value per repetition).
 type Run struct {
 	ID         string
 	Source     string // the result.json it was read from
@@ -43,28 +43,37 @@ type Run struct {
 // workloadMetrics are the figures of a workload as a whole, operationMetrics
 // those of each operation (verdict.Metrics, every one a gate can take).
 var (
-	workloadMetrics  = []string{"throughput", "error_rate"}
-	operationMetrics = verdict.Metrics
+	workloadMetrics  = collect.WorkloadMetrics
+	operationMetrics = collect.Metrics
 )
 
-// FromResult is a result's figures, one repetition each. A workload whose
-// measured phase did not complete has none: its numbers are not the
-// workload's, and a note says so.
+// FromResult is a result's figures: for a repeated workload (--repeat N)
+// each figure's values over its repetitions, as its spread holds them;
+// else one value each. A workload whose measured phase did not complete
+// has none: its numbers are not the workload's, and a note says so.
 func FromResult(source string, r *collect.Result) Run {
 	run := Run{ID: r.RunID, Source: source, Profile: r.Profile, Flavor: verdict.Flavor(r), Parameters: r.Parameters,
 		Repetitions: 1, Figures: map[Key][]float64{}}
-	add := func(k Key) {
-		v, err := verdict.Figure(r, k.Workload, k.Operation, k.Metric)
-		if err != nil {
-			return // a figure the run lacks is shown as such
-		}
-		run.Figures[k] = []float64{v}
-		run.Order = append(run.Order, k)
+	for _, w := range r.Workloads {
+		run.Repetitions = max(run.Repetitions, len(w.Repetitions))
 	}
 	for _, w := range r.Workloads {
 		if _, err := verdict.Figure(r, w.Name, "", "throughput"); err != nil {
 			run.Notes = append(run.Notes, fmt.Sprintf("%s: left out: %v", w.Name, err))
 			continue
+		}
+		add := func(k Key) {
+			if sp := w.FindSpread(k.Operation, k.Metric); len(w.Repetitions) > 0 && sp != nil && len(sp.Values) > 0 {
+				run.Figures[k] = slices.Clone(sp.Values)
+				run.Order = append(run.Order, k)
+				return
+			}
+			v, err := verdict.Figure(r, k.Workload, k.Operation, k.Metric)
+			if err != nil {
+				return // a figure the run lacks is shown as such
+			}
+			run.Figures[k] = []float64{v}
+			run.Order = append(run.Order, k)
 		}
 		for _, m := range workloadMetrics {
 			add(Key{Workload: w.Name, Metric: m})

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -88,7 +87,8 @@ type Run struct {
 
 // Value is the previous run's figure, measured as the gated run's is.
 func (r Run) Value(workload, operation, metric string) (float64, error) {
-	return measure(r.Result, workload, operation, metric)
+	v, _, err := measure(r.Result, workload, operation, metric)
+	return v, err
 }
 
 // Info describes the previous run.
@@ -135,7 +135,7 @@ func (h History) Value(workload, operation, metric string) (float64, error) {
 	var vals []float64
 	var errs []error
 	for _, r := range h.Results {
-		v, err := measure(r, workload, operation, metric)
+		v, _, err := measure(r, workload, operation, metric)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -215,15 +215,8 @@ func flavorOf(r *collect.Result) string {
 	return r.Parameters["flavor"]
 }
 
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+// median is the middle value, the mean of the two middle ones for an even count.
+func median(v []float64) float64 { return collect.Median(v) }
 
 // BaselineFor reads the baseline the gate file names, for result r (nil
 // when no gate has a ratio and the file names none).

@@ -29,9 +29,12 @@ type Gate struct {
 	// Ratio measured ÷ baseline, and Bound what Measured was held to:
 	// the rule's ratio × Baseline, or its value.
 	Measured *float64 `json:"measured,omitempty"`
-	Baseline *float64 `json:"baseline,omitempty"`
-	Ratio    *float64 `json:"ratio,omitempty"`
-	Bound    *float64 `json:"bound,omitempty"`
+	// Repetitions is, for a workload the run repeated (--repeat N), how
+	// many repetitions Measured is the median of; absent for one run.
+	Repetitions int      `json:"repetitions,omitempty"`
+	Baseline    *float64 `json:"baseline,omitempty"`
+	Ratio       *float64 `json:"ratio,omitempty"`
+	Bound       *float64 `json:"bound,omitempty"`
 	// Tolerance is the rule as a reader says it: "<= 1.15 × baseline".
 	Tolerance string `json:"tolerance"`
 }
@@ -119,11 +122,11 @@ func evaluate(rule Rule, workload, operation string, r *collect.Result, base Bas
 	if operation == Any {
 		return cannot("%s measured no operations", workload)
 	}
-	m, err := measure(r, workload, operation, rule.Metric)
+	m, n, err := measure(r, workload, operation, rule.Metric)
 	if err != nil {
 		return cannot("measured: %v", err)
 	}
-	g.Measured = &m
+	g.Measured, g.Repetitions = &m, n
 	bound := rule.Value
 	if rule.Ratio != nil {
 		if base == nil {

@@ -7,10 +7,12 @@ import "github.com/ybbench/ybbench/collect"
 // throughput as its family counts it, its error rate over every
 // operation). It errs when the result has no such figure, saying why (the
 // workload did not run, its measured phase did not complete, the
-// operation was not measured). Other readers of results (compare) use it
+// operation was not measured). A repeated workload's figure is its median
+// over the repetitions. Other readers of results (compare) use it
 // so that a figure means the same everywhere.
 func Figure(r *collect.Result, workload, operation, metric string) (float64, error) {
-	return measure(r, workload, operation, metric)
+	v, _, err := measure(r, workload, operation, metric)
+	return v, err
 }
 
 // Operations are the operations a workload's measured phase measured, in

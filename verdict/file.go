@@ -18,11 +18,12 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/yamlsyntax"
 )
 
 // Metrics are the figures a gate can bound, as the gate file names them.
-var Metrics = []string{"throughput", "error_rate", "mean", "p50", "p95", "p99", "p99.9", "max"}
+var Metrics = collect.Metrics
 
 // Ops are the comparisons a gate can make.
 var Ops = []string{">=", "<="}

@@ -18,3 +18,13 @@ func FormatFigure(p *float64, unit string) string {
 	}
 	return s
 }
+
+// MeasuredText is a gate's measured figure as people read it, saying when
+// it is the median of a repeated workload's repetitions: "512 µs (median
+// of 3)".
+func MeasuredText(g Gate) string {
+	if g.Repetitions > 0 && g.Measured != nil {
+		return fmt.Sprintf("%s (median of %d)", FormatFigure(g.Measured, g.Unit), g.Repetitions)
+	}
+	return FormatFigure(g.Measured, g.Unit)
+}

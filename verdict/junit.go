@@ -108,7 +108,7 @@ func gateName(g Gate) string {
 // absent (an absolute bound has no baseline or ratio).
 func gateFigures(g Gate) string {
 	return fmt.Sprintf("%s: measured %s, baseline %s, ratio %s, tolerance %s",
-		g.Metric, FormatFigure(g.Measured, g.Unit), FormatFigure(g.Baseline, g.Unit), FormatFigure(g.Ratio, ""), g.Tolerance)
+		g.Metric, MeasuredText(g), FormatFigure(g.Baseline, g.Unit), FormatFigure(g.Ratio, ""), g.Tolerance)
 }
 
 func firstLine(s string) string {

@@ -8,25 +8,10 @@ import (
 
 // MeasuredPhase is the phase gates are checked on: the one the published
 // figures are compared with.
-const MeasuredPhase = "run"
-
-// Units of the figures, as verdict.json states them.
-const (
-	unitRate    = "ops/s"
-	unitLatency = "µs"
-	unitShare   = "fraction"
-)
+const MeasuredPhase = collect.MeasuredPhase
 
 // unitOf is a metric's unit.
-func unitOf(metric string) string {
-	switch metric {
-	case "throughput":
-		return unitRate
-	case "error_rate":
-		return unitShare
-	}
-	return unitLatency
-}
+func unitOf(metric string) string { return collect.MetricUnit(metric) }
 
 // phaseOf is a workload's measured phase in a result, or why there is none
 // to gate on.
@@ -35,6 +20,13 @@ func phaseOf(r *collect.Result, workload string) (*collect.WorkloadResult, *coll
 		w := &r.Workloads[i]
 		if w.Name != workload {
 			continue
+		}
+		// A repeated workload is complete when every repetition's
+		// measured phase is: the median of fewer is not what was asked.
+		for _, rep := range w.Repetitions {
+			if p := collect.MeasuredPhaseOf(rep.Phases); p == nil || !p.Complete {
+				return w, collect.MeasuredPhaseOf(w.Phases), fmt.Errorf("run %s: %s's %s phase of repetition r%d did not complete", r.RunID, workload, MeasuredPhase, rep.Index)
+			}
 		}
 		for j := range w.Phases {
 			if w.Phases[j].Phase == MeasuredPhase {
@@ -52,59 +44,24 @@ func phaseOf(r *collect.Result, workload string) (*collect.WorkloadResult, *coll
 
 // measure is a metric of a workload's measured phase in a result: of one
 // operation, or, with operation "", of the workload (its throughput as its
-// family counts it; its error rate over every operation).
-func measure(r *collect.Result, workload, operation, metric string) (float64, error) {
+// family counts it; its error rate over every operation). A repeated
+// workload's figure is its median over the repetitions (its Spread), and
+// n says over how many; n is 0 for a workload run once.
+func measure(r *collect.Result, workload, operation, metric string) (v float64, n int, err error) {
 	w, p, err := phaseOf(r, workload)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	if operation == "" {
-		switch metric {
-		case "throughput":
-			return w.Throughput, nil
-		case "error_rate":
-			var errs, all int64
-			for _, m := range p.Measurements {
-				if m.Name == "CLEANUP" {
-					continue
-				}
-				errs += m.Errors
-				all += m.Count + m.Errors
-			}
-			if all == 0 {
-				return 0, fmt.Errorf("run %s: %s measured no operations", r.RunID, workload)
-			}
-			return float64(errs) / float64(all), nil
+	if len(w.Repetitions) > 0 {
+		if sp := w.FindSpread(operation, metric); sp != nil && len(sp.Values) > 0 {
+			return sp.Median, len(sp.Values), nil
 		}
-		return 0, fmt.Errorf("%s needs an operation", metric)
 	}
-	m := p.Find(operation)
-	if m == nil || m.Count+m.Errors == 0 {
-		return 0, fmt.Errorf("run %s: %s measured no %s", r.RunID, workload, operation)
+	v, err = collect.PhaseFigure(w.Throughput, p, operation, metric)
+	if err != nil {
+		return 0, 0, fmt.Errorf("run %s: %s %w", r.RunID, workload, err)
 	}
-	l := m.Latency
-	switch metric {
-	case "throughput":
-		if p.WindowMS <= 0 {
-			return 0, fmt.Errorf("run %s: %s's %s phase has no measured window", r.RunID, workload, MeasuredPhase)
-		}
-		return float64(m.Count) / (float64(p.WindowMS) / 1000), nil
-	case "error_rate":
-		return float64(m.Errors) / float64(m.Count+m.Errors), nil
-	case "mean":
-		return l.Mean, nil
-	case "p50":
-		return float64(l.P50), nil
-	case "p95":
-		return float64(l.P95), nil
-	case "p99":
-		return float64(l.P99), nil
-	case "p99.9":
-		return float64(l.P999), nil
-	case "max":
-		return float64(l.Max), nil
-	}
-	return 0, fmt.Errorf("unknown metric %q", metric)
+	return v, 0, nil
 }
 
 // operations are the operations a workload's measured phase measured, in
@@ -114,11 +71,5 @@ func operations(r *collect.Result, workload string) []string {
 	if p == nil {
 		return nil
 	}
-	var out []string
-	for _, m := range p.Measurements {
-		if m.Name != "CLEANUP" && m.Count+m.Errors > 0 {
-			out = append(out, m.Name)
-		}
-	}
-	return out
+	return collect.MeasuredOperations(p)
 }

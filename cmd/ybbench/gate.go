@@ -219,7 +219,7 @@ func printVerdict(w io.Writer, v *verdict.Verdict) {
 			op = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Outcome, g.Workload, op, g.Metric,
-			verdict.FormatFigure(g.Measured, g.Unit), verdict.FormatFigure(g.Baseline, g.Unit), verdict.FormatFigure(g.Ratio, ""), g.Tolerance, g.Reason)
+			verdict.MeasuredText(g), verdict.FormatFigure(g.Baseline, g.Unit), verdict.FormatFigure(g.Ratio, ""), g.Tolerance, g.Reason)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "verdict: %s (%d passed, %d failed, %d could not be evaluated)\n", v.Outcome, v.Passed, v.Failed, v.CannotEvaluate)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +18,11 @@ import (
 	"github.com/ybbench/ybbench/verdict"
 )
 
-// A release gate end to end, on one quick local run (postgres flavor):
-// run --gate with gates no machine reaches exits 99 with complete results,
-// verdict.json and junit.xml holding one failed gate per workload; gate on
+// A release gate end to end, on one quick local run (postgres flavor) of
+// 3 repetitions: run --gate with gates no machine reaches exits 99 with
+// complete results of 3 repetitions per workload, each with its own
+// record files, and verdict.json and junit.xml holding one failed gate per
+// workload, on the median of the 3; gate on
 // the finished run with gates every machine holds exits 0 and rewrites the
 // verdict as all passed; compare puts the run beside a fixture of the same
 // profile.
@@ -34,7 +37,7 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 		"  - {workload: \"*\", metric: error_rate, op: \"<=\", value: 0.5}\n")
 	copyTo := filepath.Join(t.TempDir(), "reports", "junit.xml")
 	r := ybbench(t, "run", "--local", "--flavor=postgres", "--db-hosts=1", "--workloads=workloada,workloadc",
-		"--records=2000", "--operations=20000", "--duration=5s", "--start-delay=2s",
+		"--records=2000", "--operations=20000", "--duration=5s", "--repeat=3", "--start-delay=2s",
 		"--runs-dir="+runs, "--subnet="+subnet+".0/24", "--gate="+fail, "--junit="+copyTo)
 	dir := runDirIn(t, runs, 0)
 	if r.code != 99 {
@@ -55,12 +58,41 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	workloads := []string{"workloada", "workloadc"}
+	// throughput is each workload's median over its repetitions (what the
+	// gates take), tputs its values in the order run.
 	throughput := map[string]float64{}
+	tputs := map[string][]float64{}
 	for _, w := range res.Workloads {
-		throughput[w.Name] = w.Throughput
-		for _, p := range w.Phases {
-			if p.Phase == "run" && !p.Complete {
-				t.Errorf("%s's run phase is not complete: %v", w.Name, p.Problems)
+		if sp := w.FindSpread("", "throughput"); sp != nil {
+			throughput[w.Name], tputs[w.Name] = sp.Median, sp.Values
+		}
+		if len(w.Repetitions) != 3 || len(tputs[w.Name]) != 3 {
+			t.Errorf("%s: %d repetitions, throughputs %v; want 3", w.Name, len(w.Repetitions), tputs[w.Name])
+		}
+		for _, rep := range w.Repetitions {
+			if p := collect.MeasuredPhaseOf(rep.Phases); p == nil || !p.Complete {
+				t.Errorf("%s r%d's run phase is not complete: %+v", w.Name, rep.Index, p)
+			}
+		}
+		// Each repetition's agent records are files of their own, none
+		// empty, none the same as another's.
+		seen := map[string]string{}
+		for k := 1; k <= 3; k++ {
+			for _, ph := range []string{"load", "run"} {
+				files, _ := filepath.Glob(filepath.Join(dir, "agents", "*", fmt.Sprintf("%s-r%d-%s.jsonl", w.Name, k, ph)))
+				if len(files) != 1 {
+					t.Errorf("%s r%d %s: record files %q, want 1", w.Name, k, ph, files)
+					continue
+				}
+				b, err := os.ReadFile(files[0])
+				if err != nil || len(b) == 0 {
+					t.Errorf("%s: %d bytes (%v)", files[0], len(b), err)
+					continue
+				}
+				if other, ok := seen[string(b)]; ok {
+					t.Errorf("%s holds the same records as %s", files[0], other)
+				}
+				seen[string(b)] = files[0]
 			}
 		}
 	}
@@ -83,8 +115,8 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 	for _, g := range v.Gates {
 		switch g.Metric {
 		case "throughput":
-			if g.Outcome != verdict.Fail || g.Measured == nil || *g.Measured != throughput[g.Workload] {
-				t.Errorf("%s throughput gate: %s, measured %v; result.json has %v", g.Workload, g.Outcome, g.Measured, throughput[g.Workload])
+			if g.Outcome != verdict.Fail || g.Measured == nil || *g.Measured != throughput[g.Workload] || g.Repetitions != 3 {
+				t.Errorf("%s throughput gate: %s, measured %v over %d repetitions; result.json's median of 3 is %v", g.Workload, g.Outcome, g.Measured, g.Repetitions, throughput[g.Workload])
 			}
 			if g.Outcome == verdict.Fail {
 				failed[g.Workload]++
@@ -183,14 +215,14 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 			continue
 		}
 		rows++
-		if len(row.Runs) != 2 || len(row.Runs[0].Values) != 1 || len(row.Runs[1].Values) != 1 {
+		if len(row.Runs) != 2 || len(row.Runs[0].Values) != 3 || len(row.Runs[1].Values) != 1 {
 			t.Errorf("workloada %s %s: not a figure of both runs: %+v", row.Operation, row.Metric, row.Runs)
 			continue
 		}
 		if row.Operation == "" && row.Metric == "throughput" &&
-			(row.Runs[0].Values[0] != throughput["workloada"] || row.Runs[1].Values[0] != fixtureThroughput) {
+			(fmt.Sprint(row.Runs[0].Values) != fmt.Sprint(tputs["workloada"]) || row.Runs[1].Values[0] != fixtureThroughput) {
 			t.Errorf("workloada throughput compared as %v and %v; the results have %v and %v",
-				row.Runs[0].Values[0], row.Runs[1].Values[0], throughput["workloada"], fixtureThroughput)
+				row.Runs[0].Values, row.Runs[1].Values[0], tputs["workloada"], fixtureThroughput)
 		}
 	}
 	// The workload's throughput and error rate, and eight figures of each

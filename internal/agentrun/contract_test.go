@@ -37,7 +37,10 @@ func inputs(t *testing.T, p *profiles.Profile) []agentrun.Input {
 	if p.Family == "ycsb" {
 		props = map[string]string{"hdrhistogram.percentiles": "50,99", "exportfile": "/x/{workload}-{phase}.txt"}
 	}
-	for _, w := range p.Workloads {
+	for wi, w := range p.Workloads {
+		// Every other workload runs as a repetition (--repeat), whose
+		// files carry it in their names.
+		rep := (wi % 2) * (wi + 1)
 		for _, ph := range agentrun.Phases(p.Family) {
 			n := 2
 			if agentrun.FirstClientOnly(p.Family, ph) {
@@ -49,7 +52,7 @@ func inputs(t *testing.T, p *profiles.Profile) []agentrun.Input {
 					if u == "" {
 						pw = ""
 					}
-					in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: agentrun.Phase{Workload: w, Phase: ph},
+					in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: agentrun.Phase{Workload: w, Phase: ph, Rep: rep},
 						WorkloadArgs: p.WorkloadArgs[w], Index: i, Count: n, Dir: t.TempDir(), Host: fmt.Sprintf("client-%d", i+1),
 						StartAt: time.UnixMilli(1_700_000_000_123),
 						Params: agentrun.Params{Records: p.Parameters.Records, Operations: p.Parameters.Operations + 1,
@@ -166,6 +169,14 @@ var ycsbChecks = checks[ycsbParsed]{
 			return agentrun.Load
 		}
 		return agentrun.Run
+	},
+	// The repetition reaches the agent only in its file names.
+	"Phase.Rep": func(p ycsbParsed) any {
+		var k int
+		if _, err := fmt.Sscanf(path.Base(p.get("ybload.summary")), p.inv.WorkloadFiles[0][len("built-in "):]+"-r%d-", &k); err != nil {
+			return 0
+		}
+		return k
 	},
 	"Binding":        func(p ycsbParsed) any { return p.inv.Binding },
 	"PropertiesFile": func(p ycsbParsed) any { return p.inv.WorkloadFiles[1] },

@@ -58,7 +58,8 @@ type Input struct {
 	StartAt time.Time
 	DB      DB
 	// Properties are the spec's agent_properties: extra YCSB properties for
-	// the load and run phases, {workload} and {phase} in values replaced.
+	// the load and run phases, {workload}, {phase} and {repetition} (r<k>,
+	// or nothing without repetitions) in values replaced.
 	Properties map[string]string
 }
 

@@ -94,6 +94,12 @@ func TestPropertiesNamePerPhaseFiles(t *testing.T) {
 	if got := args(t, in); !strings.HasSuffix(got, " -p b=1 -p measurement.raw.output_file=raw-workloadd-run.txt") {
 		t.Errorf("got %q", got)
 	}
+	// A repetition's files are its own when the name says which.
+	in.Properties = map[string]string{"measurement.raw.output_file": "raw-{workload}-{repetition}-{phase}.txt"}
+	in.Phase.Rep = 2
+	if got := args(t, in); !strings.HasSuffix(got, " -p measurement.raw.output_file=raw-workloadd-r2-run.txt") {
+		t.Errorf("got %q", got)
+	}
 	in.Family = "kv"
 	if _, err := agentrun.Build(in); exitcode.Of(err) != exitcode.Config {
 		t.Errorf("agent_properties for a kv profile: %v, want a configuration error", err)

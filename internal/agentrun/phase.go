@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // The phases an agent runs.
@@ -19,10 +20,15 @@ const (
 type Phase struct {
 	Workload string
 	Phase    string
+	// Rep is the workload's repetition, from 1, when the run repeats its
+	// workloads (--repeat N, N > 1); 0 otherwise.
+	Rep int
 }
 
-// FileBase is the stem of the agent's file names for the phase.
-func (p Phase) FileBase() string { return p.Workload + "-" + p.Phase }
+// FileBase is the stem of the agent's file names for the phase:
+// <workload>-<phase>, or <workload>-r<k>-<phase> for repetition k, so that
+// repetitions never overwrite each other's files.
+func (p Phase) FileBase() string { return repetition.Stem(p.Workload, p.Rep) + "-" + p.Phase }
 
 // Records reports whether the phase writes tick records.
 func (p Phase) Records() bool { return p.Phase == Load || p.Phase == Run }

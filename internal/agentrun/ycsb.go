@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // YCSB is one `ybload load|run <binding>` invocation: YCSB's load and run,
@@ -110,7 +111,11 @@ func buildYCSB(in Input) (*YCSB, error) {
 		return nil, exitcode.Errorf(exitcode.Tool, "YCSB has no phase %q", in.Phase.Phase)
 	}
 	y.RecordsFile, y.StartAt = in.file(".jsonl"), in.StartAt
-	r := strings.NewReplacer("{workload}", in.Phase.Workload, "{phase}", in.Phase.Phase)
+	rep := ""
+	if in.Phase.Rep > 0 {
+		rep = repetition.Tag(in.Phase.Rep)
+	}
+	r := strings.NewReplacer("{workload}", in.Phase.Workload, "{phase}", in.Phase.Phase, "{repetition}", rep)
 	for k, v := range in.Properties {
 		y.Properties = append(y.Properties, Property{Name: k, Value: r.Replace(v)})
 	}

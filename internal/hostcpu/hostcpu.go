@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/ybbench/ybbench/internal/atomicfile"
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // Schema names the version of a CPU file.
@@ -66,10 +67,13 @@ type Span struct {
 
 // File is the CPU of every db host that could be read over one phase.
 type File struct {
-	Schema   string          `json:"schema"`
-	Workload string          `json:"workload"`
-	Phase    string          `json:"phase"`
-	Hosts    map[string]Span `json:"hosts"`
+	Schema   string `json:"schema"`
+	Workload string `json:"workload"`
+	Phase    string `json:"phase"`
+	// Rep is the workload's repetition (from 1) when the run repeats its
+	// workloads; 0 otherwise.
+	Rep   int             `json:"rep,omitempty"`
+	Hosts map[string]Span `json:"hosts"`
 }
 
 // Use is what a span says: the share of the host's cores busy, where that
@@ -111,7 +115,8 @@ func (s Span) Use() (Use, bool) {
 
 func round(x, per float64) float64 { return math.Round(x*per) / per }
 
-// Path is where a phase's CPU file is in a run directory.
+// Path is where a phase's CPU file is in a run directory; workload is the
+// workload's file stem (repetition.Stem) when the run repeats it.
 func Path(runDir, workload, phase string) string {
 	return filepath.Join(runDir, Dir, workload+"-"+phase+".json")
 }
@@ -119,7 +124,7 @@ func Path(runDir, workload, phase string) string {
 // Write writes f to its place in runDir (whole or not at all).
 func Write(runDir string, f *File) error {
 	f.Schema = Schema
-	path := Path(runDir, f.Workload, f.Phase)
+	path := Path(runDir, repetition.Stem(f.Workload, f.Rep), f.Phase)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("cpu file: %w", err)
 	}
@@ -129,7 +134,7 @@ func Write(runDir string, f *File) error {
 	return nil
 }
 
-// Read reads a phase's CPU file from runDir; nil and no error when there is
+// Read reads a phase's CPU file from runDir (workload as Path takes it); nil and no error when there is
 // none (the phase was not measured, or no host could be read).
 func Read(runDir, workload, phase string) (*File, error) {
 	path := Path(runDir, workload, phase)

@@ -14,6 +14,7 @@ import (
 	"github.com/ybbench/ybbench/internal/agentrun"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/hostcpu"
+	"github.com/ybbench/ybbench/internal/repetition"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -21,13 +22,26 @@ import (
 type Phase struct {
 	Workload string
 	Phase    string // prepare, load, run
+	// Rep is the workload's repetition (from 1) when the run repeats its
+	// workloads (--repeat N, N > 1); 0 otherwise, which keeps the steps
+	// and files a run without repetitions always had.
+	Rep int
 }
 
-// stepName is the ledger name of a phase.
-func (p Phase) stepName() string { return "bench/" + p.Workload + "/" + p.Phase }
+// stepName is the ledger name of a phase: bench/<workload>/<phase>, or
+// bench/<workload>/r<k>/<phase> for repetition k.
+func (p Phase) stepName() string {
+	if p.Rep > 0 {
+		return "bench/" + p.Workload + "/" + repetition.Tag(p.Rep) + "/" + p.Phase
+	}
+	return "bench/" + p.Workload + "/" + p.Phase
+}
 
 // fileBase is the agents' file name stem of a phase.
-func (p Phase) fileBase() string { return p.Workload + "-" + p.Phase }
+func (p Phase) fileBase() string { return agentrun.Phase(p).FileBase() }
+
+// measured is the measured (run) phase of the same workload and repetition.
+func (p Phase) measured() Phase { return Phase{Workload: p.Workload, Phase: agentrun.Run, Rep: p.Rep} }
 
 // agentInput is the invocation input of a phase on the clients that run it
 // (the agent's directory, name, index and file paths are per host).
@@ -152,7 +166,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 		}
 		invs[h.Name] = inv
 	}
-	about := fmt.Sprintf("%s %s on %d client(s)", ph.Workload, ph.Phase, len(hosts))
+	about := fmt.Sprintf("%s %s on %d client(s)", r.phaseName(ph), ph.Phase, len(hosts))
 	return r.step(ph.stepName(), about, hostNames(hosts), func() (map[string]string, error) {
 		var cpu0 map[string]hostcpu.Sample
 		if ph.Phase == "run" {
@@ -195,11 +209,22 @@ func (r *Run) Phases() []Phase {
 	}
 	var out []Phase
 	for _, w := range r.spec.Workloads {
-		for _, p := range fam.phases(w) {
-			out = append(out, Phase{Workload: w, Phase: p})
+		for _, k := range repetition.Numbers(r.spec.Repeat) {
+			for _, p := range fam.phases(w) {
+				out = append(out, Phase{Workload: w, Phase: p, Rep: k})
+			}
 		}
 	}
 	return out
+}
+
+// phaseName is a phase's workload as the progress view and errors say it:
+// with its repetition ("workloada r2/3") when the run repeats.
+func (r *Run) phaseName(ph Phase) string {
+	if l := repetition.Label(ph.Rep, r.spec.Repeat); l != "" {
+		return ph.Workload + " " + l
+	}
+	return ph.Workload
 }
 
 // Bench runs every phase not yet done (resume skips those done). stop is
@@ -225,25 +250,26 @@ func (r *Run) Bench(ctx, stop context.Context) error {
 		r.StopAgents(ctx)
 	})
 	defer watch()
-	// A workload is redone whole unless its run phase finished: a phase
-	// cut off by a killed orchestrator left its table half loaded (or its
-	// run's inserts half made), and only a fresh table gives the same
-	// numbers. Agents a killed orchestrator left running are stopped first.
+	// A workload (with --repeat, each repetition of it) is redone whole
+	// unless its run phase finished: a phase cut off by a killed
+	// orchestrator left its table half loaded (or its run's inserts half
+	// made), and only a fresh table gives the same numbers. Agents a
+	// killed orchestrator left running are stopped first.
 	if r.benchStarted() {
 		r.StopAgents(ctx)
 	}
 	for _, ph := range r.Phases() {
-		if r.ledger.Done(ph.stepName()) && r.ledger.Done(Phase{Workload: ph.Workload, Phase: "run"}.stepName()) {
+		if r.ledger.Done(ph.stepName()) && r.ledger.Done(ph.measured().stepName()) {
 			continue
 		}
 		if stop.Err() != nil || ctx.Err() != nil {
-			return exitcode.Errorf(exitcode.Workload, "interrupted before %s %s", ph.Workload, ph.Phase)
+			return exitcode.Errorf(exitcode.Workload, "interrupted before %s %s", r.phaseName(ph), ph.Phase)
 		}
 		if err := r.runPhase(ctx, ph, clients); err != nil {
 			return err
 		}
 		if stop.Err() != nil {
-			return exitcode.Errorf(exitcode.Workload, "interrupted during %s %s: what was measured is kept", ph.Workload, ph.Phase)
+			return exitcode.Errorf(exitcode.Workload, "interrupted during %s %s: what was measured is kept", r.phaseName(ph), ph.Phase)
 		}
 	}
 	return nil

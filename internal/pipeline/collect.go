@@ -79,6 +79,9 @@ func (r *Run) setup() (*collect.Setup, error) {
 		AcceptNewHostKeys: r.spec.AcceptNewHostKeys, DBAuth: r.spec.DBAuth,
 		Versions:        map[string]string{"ybbench": Version, "go": runtime.Version()},
 		DatabaseProduct: productOf(r.deployedFlavor()), PublishedProduct: productOf(p.Flavor), CPUs: runtime.NumCPU()}
+	if r.spec.Repeat > 1 {
+		s.Repetitions = r.spec.Repeat
+	}
 	// The command that created the run resolved which settings the user
 	// overrode and which a default chose; run.json's resolved spec can no
 	// longer tell (a run made before invocations.json keeps its guess).
@@ -119,6 +122,12 @@ func productOf(flavor string) string {
 func parametersOf(family string, p profiles.Parameters, s *Resolved) map[string]string {
 	m := map[string]string{"threads": strconv.Itoa(p.Threads), "duration": p.Duration.String(),
 		"workloads": strings.Join(s.Workloads, ","), "flavor": s.Flavor, "client_hosts": strconv.Itoa(s.ClientHosts)}
+	// Only a repeated run names its repetitions: a run of one keeps the
+	// parameters runs had before the setting, so their results still
+	// match as history.
+	if s.Repeat > 1 {
+		m["repeat"] = strconv.Itoa(s.Repeat)
+	}
 	switch family {
 	case "ycsb":
 		m["records"] = strconv.FormatInt(p.Records, 10)

@@ -13,6 +13,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/agentrun"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/internal/repetition"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -97,12 +98,15 @@ type PlanHost struct {
 // phase of one workload, with the agent's command line (placeholders in
 // <>: what only the run knows).
 type PlanStage struct {
-	Stage    string   `json:"stage"`
-	What     string   `json:"what"`
-	Workload string   `json:"workload,omitempty"`
-	Phase    string   `json:"phase,omitempty"`
-	Clients  int      `json:"clients,omitempty"`
-	Command  []string `json:"command,omitempty"`
+	Stage    string `json:"stage"`
+	What     string `json:"what"`
+	Workload string `json:"workload,omitempty"`
+	// Repetition is the workload's repetition (from 1) when the run
+	// repeats its workloads.
+	Repetition int      `json:"repetition,omitempty"`
+	Phase      string   `json:"phase,omitempty"`
+	Clients    int      `json:"clients,omitempty"`
+	Command    []string `json:"command,omitempty"`
 	// Agents are each client's command line, in agent order, where they
 	// differ: each client's own part of the keys or operations.
 	Agents [][]string `json:"agents,omitempty"`
@@ -182,8 +186,8 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 		stage("down", "always: wipe what the run installed and destroy the hosts")
 	}
 	par := s.Params
-	pl.ExpectedSeconds = planEstimate(p, s.Workloads, par, false).Round(time.Second).Seconds()
-	pl.AtMostSeconds = planEstimate(p, s.Workloads, par, true).Round(time.Second).Seconds()
+	pl.ExpectedSeconds = repeated(planEstimate(p, s.Workloads, par, false), s.Repeat).Round(time.Second).Seconds()
+	pl.AtMostSeconds = repeated(planEstimate(p, s.Workloads, par, true), s.Repeat).Round(time.Second).Seconds()
 	pl.ExpectedBasis = fmt.Sprintf("loads at ~20,000 records/s; runs bounded by %v or the published throughput", par.Duration)
 	pl.Results = filepath.Join(s.RunsDir, "<id>")
 	return pl, nil
@@ -224,41 +228,46 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 	startAt := strconv.FormatInt(planStartAt.UnixMilli(), 10)
 	var out []PlanStage
 	for _, wl := range s.Workloads {
-		for _, ph := range fam.phases(wl) {
-			phase := agentrun.Phase{Workload: wl, Phase: ph}
-			n := clients
-			if fam.firstClientOnly(ph) {
-				n = 1
+		for _, k := range repetition.Numbers(s.Repeat) {
+			for _, ph := range fam.phases(wl) {
+				phase := agentrun.Phase{Workload: wl, Phase: ph, Rep: k}
+				n := clients
+				if fam.firstClientOnly(ph) {
+					n = 1
+				}
+				cmds := make([][]string, n)
+				for i := range n {
+					in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
+						Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
+						Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
+							Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
+					if p.Family == "ycsb" && ph != "prepare" {
+						in.Properties = s.AgentProperties
+					}
+					inv, err := agentrun.Build(in)
+					if err != nil {
+						return nil, err
+					}
+					cmds[i] = []string{"ybload"}
+					for _, a := range inv.Args() {
+						cmds[i] = append(cmds[i], strings.ReplaceAll(a, startAt, "<start time>"))
+					}
+				}
+				st := PlanStage{Stage: "bench", What: fmt.Sprintf("on %d client(s): %s", n, strings.Join(cmds[0], " ")),
+					Workload: wl, Repetition: k, Phase: ph, Clients: n, Command: cmds[0]}
+				if !allSame(cmds) {
+					// The clients' lines differ by their parts: each is shown.
+					st.Agents = cmds
+					st.What = fmt.Sprintf("on %d client(s), each its own part:", n)
+					for i, c := range cmds {
+						st.What += fmt.Sprintf("\nclient %d: %s", i+1, strings.Join(c, " "))
+					}
+				}
+				if l := repetition.Label(k, s.Repeat); l != "" {
+					st.What = "repetition " + l + ", " + st.What
+				}
+				out = append(out, st)
 			}
-			cmds := make([][]string, n)
-			for i := range n {
-				in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
-					Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
-					Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
-						Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
-				if p.Family == "ycsb" && ph != "prepare" {
-					in.Properties = s.AgentProperties
-				}
-				inv, err := agentrun.Build(in)
-				if err != nil {
-					return nil, err
-				}
-				cmds[i] = []string{"ybload"}
-				for _, a := range inv.Args() {
-					cmds[i] = append(cmds[i], strings.ReplaceAll(a, startAt, "<start time>"))
-				}
-			}
-			st := PlanStage{Stage: "bench", What: fmt.Sprintf("on %d client(s): %s", n, strings.Join(cmds[0], " ")),
-				Workload: wl, Phase: ph, Clients: n, Command: cmds[0]}
-			if !allSame(cmds) {
-				// The clients' lines differ by their parts: each is shown.
-				st.Agents = cmds
-				st.What = fmt.Sprintf("on %d client(s), each its own part:", n)
-				for i, c := range cmds {
-					st.What += fmt.Sprintf("\nclient %d: %s", i+1, strings.Join(c, " "))
-				}
-			}
-			out = append(out, st)
 		}
 	}
 	return out, nil
@@ -345,6 +354,12 @@ const loadRate = 20000
 // planOverhead is the plan's allowance for up, preflight, install,
 // collect and down.
 const planOverhead = 30 * time.Second
+
+// repeated is a run's estimate with every workload run n times: the
+// overhead once, the phases n times.
+func repeated(est time.Duration, n int) time.Duration {
+	return planOverhead + (est-planOverhead)*time.Duration(max(n, 1))
+}
 
 // planEstimate is the expected duration of a run: planOverhead plus the
 // bound of every phase of every workload (phaseBound); atMost takes every

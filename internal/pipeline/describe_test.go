@@ -274,3 +274,67 @@ func TestPlanTwoClientsGolden(t *testing.T) {
 		golden.Check(t, "plan-2-clients-"+prof.Name+".txt", []byte(b.String()))
 	}
 }
+
+// With --repeat 2 the plan lists each workload's phases twice, the
+// repetitions of a workload one after the other, each saying which it is
+// and naming its own files; its estimate counts every repetition.
+func TestPlanShowsRepetitions(t *testing.T) {
+	edit := func(n int) func(*Spec) {
+		return func(s *Spec) { s.Profile, s.Workloads, s.Repeat = "ycsb-ysql", []string{"workloada", "workloadc"}, n }
+	}
+	once, err := planOf(t, edit(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := planOf(t, edit(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "bench ") {
+			continue
+		}
+		rep, _, _ := strings.Cut(strings.TrimPrefix(line, "bench      repetition "), ",")
+		w := "workloada"
+		if strings.Contains(line, "workloads/workloadc") {
+			w = "workloadc"
+		}
+		order = append(order, w+" "+rep)
+		if k := rep[:2]; !strings.Contains(line, "/"+w+"-"+k+"-") {
+			t.Errorf("the bench line of %s %s names no file of its own: %s", w, rep, line)
+		}
+	}
+	want := []string{"workloada r1/2", "workloada r1/2", "workloada r1/2", "workloada r2/2", "workloada r2/2", "workloada r2/2",
+		"workloadc r1/2", "workloadc r1/2", "workloadc r1/2", "workloadc r2/2", "workloadc r2/2", "workloadc r2/2"}
+	if strings.Join(order, "; ") != strings.Join(want, "; ") {
+		t.Errorf("bench stages %q, want %q:\n%s", order, want, out)
+	}
+	if strings.Contains(once, "repetition") || strings.Contains(once, "-r1-") {
+		t.Errorf("a plan without --repeat names repetitions:\n%s", once)
+	}
+	s := Defaults()
+	edit(2)(&s)
+	r, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := MakePlan(r, planDeps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := Defaults()
+	edit(1)(&s1)
+	r1, err := s1.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl1, err := MakePlan(r1, planDeps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pl.ExpectedSeconds-planOverhead.Seconds(), 2*(pl1.ExpectedSeconds-planOverhead.Seconds()); got != want {
+		t.Errorf("expected %v s past the overhead with 2 repetitions, want twice one's: %v", got, want)
+	}
+}

@@ -238,6 +238,13 @@ func executeFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *f
 // newFake is executeFake's run, not yet executed.
 func newFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *fakeRun {
 	t.Helper()
+	return newFakeWith(t, installErr, nil, nil, opts...)
+}
+
+// newFakeWith is newFake with its spec changed by spec and its runner
+// wrapped by runner (either nil: as newFake has them).
+func newFakeWith(t *testing.T, installErr error, spec func(*pipeline.Spec), runner func(provision.Runner) provision.Runner, opts ...func(*fakeProvider)) *fakeRun {
+	t.Helper()
 	bin := ybload(t)
 	fr := &fakeRun{hosts: filepath.Join(t.TempDir(), "hosts"), flavor: &fakeFlavor{fail: installErr}, progress: &progressLog{}}
 	fr.provider = &fakeProvider{root: fr.hosts}
@@ -254,6 +261,9 @@ func newFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *fakeR
 	// not fail it.
 	s.MaxClockSkew = 5 * time.Second
 	s.AgentProperties = map[string]string{"ybload.seed": fakeAgentSeed}
+	if spec != nil {
+		spec(&s)
+	}
 	res, err := s.Resolve()
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +276,11 @@ func newFake(t *testing.T, installErr error, opts ...func(*fakeProvider)) *fakeR
 	deps := pipeline.Deps{
 		Provider: func(*pipeline.Spec, string) (infra.Provider, error) { return fr.provider, nil },
 		Runner: func(_ *pipeline.Spec, runDir string, log *slog.Logger) (provision.Runner, error) {
-			return localexec.New(localexec.WithLogDir(filepath.Join(runDir, "logs")), localexec.WithLogger(log)), nil
+			var r provision.Runner = localexec.New(localexec.WithLogDir(filepath.Join(runDir, "logs")), localexec.WithLogger(log))
+			if runner != nil {
+				r = runner(r)
+			}
+			return r, nil
 		},
 		Flavor: func(string) (provision.Flavor, error) { return fr.flavor, nil },
 		NewKey: ssh.GenerateKey,

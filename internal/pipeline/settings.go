@@ -11,6 +11,7 @@ import (
 
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // Setting is one row of the settings table: the one place a run setting is
@@ -102,6 +103,8 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.LoadThreads }},
 	{Name: "workloads", Type: "list", DefaultDoc: "all of the profile's", Usage: "run only these workloads (comma list)", Valid: "each in the profile, once",
 		field: func(s *Spec) any { return &s.Workloads }},
+	{Name: "repeat", Type: "integer", Default: "1", Usage: "run each workload N times on the same cluster: reports give the median and spread, gates use the median",
+		Valid: fmt.Sprintf("1 to %d", repetition.Max), Min: minOne, field: func(s *Spec) any { return &s.Repeat }},
 	{Name: "runs_dir", Type: "path", Default: "runs", Usage: "where runs/<id>/ go", Valid: "not empty",
 		field: func(s *Spec) any { return &s.RunsDir }},
 	{Name: "subnet", Type: "cidr", Default: "10.213.0.0/24", Usage: "subnet of a local cluster", Valid: "clear of this machine's routes",
@@ -116,7 +119,7 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.MaxClockSkew }},
 	{Name: "start_delay", Type: "duration", Default: "3s", Usage: "how far ahead agents are told to start together", Valid: "≥ 0", Min: minZero,
 		field: func(s *Spec) any { return &s.StartDelay }},
-	{Name: "agent_properties", Type: "name=value,…", Usage: "extra agent settings, name=value,… ({workload} and {phase} are replaced)",
+	{Name: "agent_properties", Type: "name=value,…", Usage: "extra agent settings, name=value,… ({workload}, {phase} and {repetition}, r<k> with --repeat, are replaced)",
 		field: func(s *Spec) any { return &s.AgentProperties }},
 	{Name: "owner", Type: "text", DefaultDoc: "$SUDO_USER, else the current user", Usage: "owner recorded on the run",
 		field: func(s *Spec) any { return &s.Owner }},

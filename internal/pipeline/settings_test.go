@@ -214,3 +214,20 @@ func TestREADMESettingsTable(t *testing.T) {
 		}
 	}
 }
+
+// --repeat takes 1 to 100: 0 and 101 are refused, naming the setting and
+// its range.
+func TestRepeatBounds(t *testing.T) {
+	for n, ok := range map[int]bool{0: false, 1: true, 3: true, 100: true, 101: false, -2: false} {
+		s := Defaults()
+		s.Repeat = n
+		err := s.Validate()
+		if ok != (err == nil) {
+			t.Errorf("repeat %d: %v", n, err)
+			continue
+		}
+		if err != nil && (!strings.Contains(err.Error(), "repeat") || !strings.Contains(err.Error(), "1 to 100")) {
+			t.Errorf("repeat %d: %v, want the setting and its range named", n, err)
+		}
+	}
+}

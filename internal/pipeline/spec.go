@@ -25,6 +25,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/internal/repetition"
 	"github.com/ybbench/ybbench/internal/yamlsyntax"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -52,6 +53,10 @@ type Spec struct {
 	LoadThreads *int           `yaml:"load_threads" json:"load_threads,omitempty"`
 	// Workloads restricts the profile's workloads (empty: all).
 	Workloads []string `yaml:"workloads" json:"workloads,omitempty"`
+	// Repeat is how many times each workload runs, one repetition after
+	// the other on the same cluster (0, from a run made before the
+	// setting, is once).
+	Repeat int `yaml:"repeat" json:"repeat,omitempty"`
 	// RunsDir holds runs/<id>/.
 	RunsDir string `yaml:"runs_dir" json:"runs_dir"`
 	// Subnet of a local cluster.
@@ -275,6 +280,9 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	errs = append(errs, s.checkProvider(reg)...)
 	errs = append(errs, s.checkFlavor(reg, p)...)
 	errs = append(errs, s.checkBounds()...)
+	if s.Repeat > repetition.Max {
+		bad("%s: %d: want 1 to %d", s.where("repeat"), s.Repeat, repetition.Max)
+	}
 	if p != nil && s.Warmup != nil && *s.Warmup > 0 && p.Family != "sysbench" {
 		bad("%s: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", s.where("warmup"), p.Name, p.Family)
 	}
