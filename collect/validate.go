@@ -23,7 +23,7 @@ func SchemaJSON() []byte { return bytes.Clone(resultSchema) }
 // Validate checks a result.json document against result.schema.json.
 //
 // It implements the part of JSON Schema that file uses — type, const,
-// enum, required, properties, additionalProperties, items, minimum,
+// enum, required, properties, additionalProperties, items, minItems, minimum,
 // format date-time and local $ref — and refuses a schema that uses any
 // other keyword, so that a schema the checker cannot honour fails loudly
 // instead of passing everything.
@@ -71,7 +71,7 @@ func (c *checker) fail(path, format string, args ...any) {
 // known are the keywords check honours (or that only document).
 var known = map[string]bool{"$schema": true, "$id": true, "title": true, "description": true, "$defs": true,
 	"$ref": true, "type": true, "const": true, "enum": true, "required": true, "properties": true,
-	"additionalProperties": true, "items": true, "minimum": true, "format": true}
+	"additionalProperties": true, "items": true, "minimum": true, "minItems": true, "format": true}
 
 func (c *checker) check(path string, s map[string]any, v any) {
 	keys := make([]string, 0, len(s))
@@ -126,6 +126,9 @@ func (c *checker) check(path string, s map[string]any, v any) {
 	case map[string]any:
 		c.object(path, s, x)
 	case []any:
+		if min, ok := s["minItems"].(float64); ok && float64(len(x)) < min {
+			c.fail(path, "has %d items, fewer than the minimum %v", len(x), min)
+		}
 		if items, ok := s["items"].(map[string]any); ok {
 			for i, e := range x {
 				c.check(fmt.Sprintf("%s[%d]", path, i), items, e)

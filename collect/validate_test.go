@@ -38,6 +38,9 @@ func TestValidateRefuses(t *testing.T) {
 			delete(phase(m)["measurements"].([]any)[0].(map[string]any), "latency_us")
 		}, `lacks the required "latency_us"`},
 		{"a date that is not one", func(m map[string]any) { m["created"] = "yesterday" }, "$.created: is not a date-time"},
+		{"a spread of no values", func(m map[string]any) {
+			m["workloads"].([]any)[0].(map[string]any)["spread"] = []any{map[string]any{"metric": "throughput", "unit": "ops/s", "values": []any{}, "median": 0, "min": 0, "max": 0, "cv": 0}}
+		}, "$.workloads[0].spread[0].values: has 0 items, fewer than the minimum 1"},
 	} {
 		var m map[string]any
 		if err := json.Unmarshal(b, &m); err != nil {
