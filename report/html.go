@@ -23,7 +23,14 @@ type htmlChart struct {
 	Chart
 	SVG    template.HTML
 	Legend []legendItem
+	Bands  []htmlBand
 	Data   string
+}
+
+// htmlBand is a shaded span with its shade, for the legend.
+type htmlBand struct {
+	Band
+	Color string
 }
 
 type legendItem struct {
@@ -58,6 +65,9 @@ func (p *Page) WriteHTML(w io.Writer) error {
 			}
 			for i, s := range c.Series {
 				hc.Legend = append(hc.Legend, legendItem{Name: s.Name, Color: colorOf(i), Points: len(s.X)})
+			}
+			for i, b := range c.Bands {
+				hc.Bands = append(hc.Bands, htmlBand{Band: b, Color: hex(bandColor(i, b))})
 			}
 			b, err := json.Marshal(hc.Legend)
 			if err != nil {

@@ -119,9 +119,9 @@ func TestPageFigures(t *testing.T) {
 		if s.Name != fmt.Sprintf("r%d", i+1) || len(s.X) != ticks {
 			t.Errorf("throughput series %s: %d points, want %d", s.Name, len(s.X), ticks)
 		}
-		// Every tick counts perTick measurements per operation and agent
-		// over one second.
-		want := float64(fixture.perTick * len(fixture.ops) * len(fixture.agents))
+		// Every tick of repetition i+1 counts perTick + 10·i measurements per
+		// operation and agent over one second.
+		want := float64((fixture.perTick + 10*i) * len(fixture.ops) * len(fixture.agents))
 		for _, y := range s.Y {
 			if y != want {
 				t.Errorf("throughput %s: %v, want %v", s.Name, y, want)

@@ -30,14 +30,29 @@ var (
 	warmupShade = color.RGBA{0xfd, 0xe4, 0xc8, 0xff}
 )
 
+// bandColor is the shade of a chart's i-th band: warm-up in its own,
+// phases alternating.
+func bandColor(i int, b Band) color.RGBA {
+	switch {
+	case b.Warmup:
+		return warmupShade
+	case i%2 == 0:
+		return phaseShade
+	default:
+		return phaseShade2
+	}
+}
+
+// hex writes a colour as the SVG does.
+func hex(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
+
 // colorOf is the colour of a chart's i-th series, as the SVG writes it.
 func colorOf(i int) string {
-	c := palette[i%len(palette)]
-	return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+	return hex(palette[i%len(palette)])
 }
 
 // Chart size on the page.
-const chartW, chartH = 16 * vg.Centimeter, 7 * vg.Centimeter
+const chartW, chartH = 24 * vg.Centimeter, 8 * vg.Centimeter
 
 // svgHeader is what vgsvg writes before the <svg> element, which an
 // inline SVG in HTML must not carry.
@@ -68,14 +83,7 @@ func drawSVG(c Chart) ([]byte, error) {
 			return nil, fmt.Errorf("%s: band %s: %w", c.ID, b.Label, err)
 		}
 		poly.LineStyle.Width = 0
-		switch {
-		case b.Warmup:
-			poly.Color = warmupShade
-		case i%2 == 0:
-			poly.Color = phaseShade
-		default:
-			poly.Color = phaseShade2
-		}
+		poly.Color = bandColor(i, b)
 		p.Add(poly)
 	}
 	for i, s := range c.Series {
@@ -98,7 +106,8 @@ func drawSVG(c Chart) ([]byte, error) {
 	if c.Nines {
 		p.X.Scale = ninesScale{}
 		p.X.Tick.Marker = ninesTicks{}
-		p.X.Min, p.X.Max = 0, SpectrumQuantiles[len(SpectrumQuantiles)-1]
+		// A little beyond the last quantile, so that its label fits.
+		p.X.Min, p.X.Max = 0, 1-(1-SpectrumQuantiles[len(SpectrumQuantiles)-1])/2
 	}
 	canvas := vgsvg.New(chartW, chartH)
 	p.Draw(draw.New(canvas))

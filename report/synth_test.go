@@ -140,7 +140,7 @@ func writeRecords(path, workload, phase, agent string, start time.Time, ticks, w
 	for i := 0; i < ticks; i++ {
 		for j, op := range s.ops {
 			h := hist.New()
-			for range s.perTick {
+			for range perTick(s, k) {
 				h.Record(int64(1000*(1+j) + rng.Intn(3000) + int(200*k*float64(i))))
 			}
 			enc, err := h.Encode()
@@ -149,13 +149,13 @@ func writeRecords(path, workload, phase, agent string, start time.Time, ticks, w
 			}
 			t := record.Tick{V: record.Version, Type: record.KindTick, Agent: agent, Phase: phase, Op: op, Warmup: i < warm, Index: i,
 				Start: start.Add(time.Duration(i) * time.Second), End: start.Add(time.Duration(i+1) * time.Second),
-				Count: int64(s.perTick), Statuses: map[string]int64{"OK": int64(s.perTick)}, Service: enc}
+				Count: int64(perTick(s, k)), Statuses: map[string]int64{"OK": int64(perTick(s, k))}, Service: enc}
 			if err := rw.Write(t); err != nil {
 				return nil, err
 			}
 			f.Ticks = append(f.Ticks, t)
 			if i >= warm {
-				ops += int64(s.perTick)
+				ops += int64(perTick(s, k))
 			}
 		}
 	}
@@ -166,6 +166,10 @@ func writeRecords(path, workload, phase, agent string, start time.Time, ticks, w
 	}
 	return f, rw.Flush()
 }
+
+// perTick is the measurements per operation, agent and tick of
+// repetition k (1 without repetitions): 10 more with each repetition.
+func perTick(s synth, k float64) int { return s.perTick + 10*(int(k)-1) }
 
 // writeCPU writes the run phase's CPU file (the median repetition's name
 // is the workload's own: one file per workload, as runPhase writes it).

@@ -156,11 +156,11 @@ func seriesName(figure string, r run) string {
 // series per repetition, phases and warm-up shaded (those of the first).
 func throughputChart(workload string, runs []run) Chart {
 	c := Chart{ID: workload + "-throughput", Title: workload + ": throughput over time", XLabel: "seconds from the start",
-		YLabel: "measurements per second"}
+		YLabel: "measurements/s"}
 	for _, r := range runs {
-		s := Series{Name: seriesName("throughput", r)}
-		if r.Name != "" {
-			s.Name = r.Name
+		s := Series{Name: r.Name}
+		if s.Name == "" {
+			s.Name = "throughput"
 		}
 		for _, p := range r.Points {
 			s.X, s.Y = append(s.X, p.At), append(s.Y, p.Throughput)
@@ -174,7 +174,7 @@ func throughputChart(workload string, runs []run) Chart {
 // latencyChart is each interval's p50 and p99 over every operation.
 func latencyChart(workload string, runs []run) Chart {
 	c := Chart{ID: workload + "-latency", Title: workload + ": p50 and p99 latency over time", XLabel: "seconds from the start",
-		YLabel: "latency (ms), every operation"}
+		YLabel: "ms, all operations"}
 	for _, fig := range []string{"p50", "p99"} {
 		for _, r := range runs {
 			s := Series{Name: seriesName(fig, r)}

@@ -58,6 +58,14 @@ type Endpoints struct {
 	// JunitParser is PyPI's junitparser in a venv
 	// (scripts/testenv/junit.sh).
 	JunitParser *JunitParser `json:"junitparser,omitempty"`
+	// Chromium is Debian's chromium, for the browser test of report.html
+	// (scripts/testenv/chromium.sh).
+	Chromium *Chromium `json:"chromium,omitempty"`
+}
+
+// Chromium is the headless browser's binary.
+type Chromium struct {
+	Path string `json:"path"`
 }
 
 // JunitParser is the venv holding PyPI's junitparser, a JUnit XML reader
@@ -206,6 +214,26 @@ func JunitParserFor(t testing.TB) *JunitParser {
 		missing(t, "junitparser", err)
 	}
 	return e.JunitParser
+}
+
+// ChromiumFor returns the test environment's chromium, or skips (fails
+// under `make test`). Until up.sh merges the fragments, the component's
+// own fragment (chromium.json beside the endpoints file) is read.
+func ChromiumFor(t testing.TB) *Chromium {
+	t.Helper()
+	e, err := Load()
+	if err == nil && (e.Chromium == nil || e.Chromium.Path == "") {
+		var frag Endpoints
+		b, ferr := os.ReadFile(filepath.Join(filepath.Dir(Path()), "chromium.json"))
+		if ferr == nil && json.Unmarshal(b, &frag) == nil && frag.Chromium != nil && frag.Chromium.Path != "" {
+			return frag.Chromium
+		}
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "chromium", err)
+	}
+	return e.Chromium
 }
 
 // TFLintFor returns the test environment's tflint 0.64.0, or skips (fails

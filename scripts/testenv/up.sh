@@ -6,14 +6,15 @@
 # is not already running and writes its own fragment .testenv/<name>.json; this
 # script merges the fragments. Components: postgres, cassandra, tools,
 # providers (the Terraform provider schemas, no server), moto (the AWS APIs),
-# junit (PyPI junitparser in a venv, no server).
+# junit (PyPI junitparser in a venv, no server), chromium (Debian's headless
+# browser, no server).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 state=${YBBENCH_TESTENV_DIR:-$root/.testenv}
 out=${YBBENCH_TESTENV:-$state/endpoints.json}
 mkdir -p "$state"
-components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra junit}
+components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra junit chromium}
 for c in $components; do
   start=$(date +%s)
   "$here/$c.sh" up "$state"
