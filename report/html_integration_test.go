@@ -157,10 +157,9 @@ func TestIntegrationHTMLInChromium(t *testing.T) {
 		}
 	}
 
-	out := os.Getenv("YBBENCH_TEST_ARTIFACTS")
-	if out == "" {
-		out = filepath.Join("testdata", "out")
-	}
+	// Kept under testdata/out (ignored by git), where a person finds it
+	// after the test's temporary directory is gone.
+	out := filepath.Join("testdata", "out")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}

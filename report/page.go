@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
@@ -45,6 +47,9 @@ type Workload struct {
 	// Published is the measured figures beside the published ones.
 	Published Table
 	Charts    []Chart
+	// Problems are the record or CPU files that could not be read (the
+	// collector reported them too); the charts show what could be.
+	Problems []string
 }
 
 // Table is a table of text cells, as shown and as written to CSV.
@@ -57,6 +62,9 @@ type Table struct {
 
 // Build reads a run directory into a Page: result.json (required),
 // verdict.json (when present), the agents' record files and the CPU files.
+// Only an unreadable result or verdict is an error: a record or CPU file
+// that cannot be read is named in its workload's Problems and the rest of
+// the page is drawn, as the collector merged the rest.
 func Build(runDir string) (*Page, error) {
 	raw, err := os.ReadFile(filepath.Join(runDir, ResultFile))
 	if err != nil {
@@ -74,15 +82,20 @@ func Build(runDir string) (*Page, error) {
 	if v != nil {
 		p.Verdict = verdictOf(v)
 	}
-	var errs []error
+	// The workloads are read side by side: decoding every tick's
+	// histogram is the page's cost.
+	p.Workloads = make([]Workload, len(res.Workloads))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
 	for i := range res.Workloads {
-		w, err := workloadOf(runDir, &res.Workloads[i])
-		if err != nil {
-			errs = append(errs, err)
-		}
-		p.Workloads = append(p.Workloads, w)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p.Workloads[i] = workloadOf(runDir, &res.Workloads[i])
+		})
 	}
-	return p, errors.Join(errs...)
+	wg.Wait()
+	return p, nil
 }
 
 // readVerdict reads verdict.json; nil when the run has none (no gates).
@@ -102,15 +115,19 @@ func readVerdict(path string) (*verdict.Verdict, error) {
 }
 
 // workloadOf builds a workload's section; a record or CPU file it cannot
-// read is reported and the rest is drawn.
-func workloadOf(runDir string, w *collect.WorkloadResult) (Workload, error) {
+// read is named in its problems and the rest is drawn.
+func workloadOf(runDir string, w *collect.WorkloadResult) Workload {
 	out := Workload{Name: w.Name, Repetitions: len(w.Repetitions),
 		Spread: spreadTable(w), Published: publishedTable(w)}
 	runs, err := timeSeriesOf(runDir, w)
 	out.Charts = append(out.Charts, throughputChart(w.Name, runs), latencyChart(w.Name, runs))
-	spec, serr := spectrumChart(runDir, w)
-	out.Charts = append(out.Charts, spec)
+	out.Charts = append(out.Charts, spectrumChart(w, runs))
 	cpu, cerr := cpuChart(runDir, w.Name)
 	out.Charts = append(out.Charts, cpu)
-	return out, errors.Join(err, serr, cerr)
+	for _, e := range []error{err, cerr} {
+		if e != nil {
+			out.Problems = append(out.Problems, e.Error())
+		}
+	}
+	return out
 }

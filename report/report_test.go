@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
 )
 
@@ -53,6 +54,9 @@ func pageText(p *Page) string {
 	table(p.Parameters)
 	for _, w := range p.Workloads {
 		fmt.Fprintf(&b, "# workload %s, %d repetitions\n", w.Name, w.Repetitions)
+		for _, pr := range w.Problems {
+			fmt.Fprintf(&b, "problem: %s\n", pr)
+		}
 		table(w.Spread)
 		table(w.Published)
 		for _, c := range w.Charts {
@@ -148,9 +152,25 @@ func TestPageFigures(t *testing.T) {
 	if len(sp.Series) != len(fixture.ops) || !sp.Nines {
 		t.Fatalf("spectrum: %d series", len(sp.Series))
 	}
+	// The spectrum's p50 and p99 are the median repetition's figures in
+	// result.json (which collect.Merge made from the same records).
+	res, err := os.ReadFile(filepath.Join(fixtureDir, ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := collect.ReadResult(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	med := r.Workloads[0].Repetitions[r.Workloads[0].MedianRepetition-1]
 	for _, s := range sp.Series {
 		if len(s.X) != len(SpectrumQuantiles) || !slices.IsSorted(s.Y) {
 			t.Errorf("spectrum %s: %d points, sorted %v", s.Name, len(s.X), slices.IsSorted(s.Y))
+		}
+		m := med.Phases[len(med.Phases)-1].Find(s.Name)
+		i50, i99 := slices.Index(SpectrumQuantiles, 0.5), slices.Index(SpectrumQuantiles, 0.99)
+		if m == nil || s.Y[i50] != float64(m.Latency.P50)/1000 || s.Y[i99] != float64(m.Latency.P99)/1000 {
+			t.Errorf("spectrum %s: p50 %v, p99 %v ms; result.json has %+v", s.Name, s.Y[i50], s.Y[i99], m)
 		}
 	}
 	cpu := charts["cpu"]
@@ -241,5 +261,34 @@ func TestWrite(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// A record file that cannot be read is named on its workload's section and
+// the rest is drawn; a directory without result.json is an error naming it.
+func TestBuildProblems(t *testing.T) {
+	if _, err := Build(t.TempDir()); err == nil || !strings.Contains(err.Error(), ResultFile) {
+		t.Errorf("no result.json: %v", err)
+	}
+	dir := t.TempDir()
+	if err := writeSynth(dir, fixture); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "agents", "client-2", "workloada-r1-run.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"v\": 99}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.Workloads[0]
+	if len(w.Problems) != 1 || !strings.Contains(w.Problems[0], bad) {
+		t.Errorf("problems: %q, want one naming %s", w.Problems, bad)
+	}
+	// r1's run phase is drawn from client-1 alone: half the throughput.
+	tp := w.Charts[0].Series[0]
+	if got, want := tp.Y[len(tp.Y)-1], float64(fixture.perTick*len(fixture.ops)); got != want {
+		t.Errorf("r1's last tick: %v measurements/s, want %v (one agent)", got, want)
 	}
 }

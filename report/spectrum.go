@@ -2,7 +2,10 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
+	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/collect"
 )
 
@@ -16,38 +19,35 @@ var SpectrumQuantiles = []float64{0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0
 const measuredPhase = "run"
 
 // spectrumChart is the HDR percentile distribution of each operation of
-// the measured phase, merged over its agents (of the median repetition,
-// whose phases are the workload's own).
-func spectrumChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
+// the measured phase after warm-up, merged over its agents, from the run
+// whose figures are the workload's (its median repetition, when repeated).
+func spectrumChart(w *collect.WorkloadResult, runs []run) Chart {
 	c := Chart{ID: w.Name + "-spectrum", Title: w.Name + ": latency by percentile, per operation", XLabel: "percentile",
 		YLabel: "latency (ms)", Nines: true}
-	var files []collect.AgentFile
-	var err error
 	if w.MedianRepetition > 0 {
-		files, err = collect.RepetitionAgentFiles(runDir, w.Name, w.MedianRepetition, measuredPhase)
 		c.Title += fmt.Sprintf(" (median repetition, r%d)", w.MedianRepetition)
-	} else {
-		files, err = collect.AgentFiles(runDir, w.Name, measuredPhase)
 	}
-	if len(files) == 0 {
+	var ops map[string]*hist.Hist
+	for _, r := range runs {
+		if r.Spectrum != nil {
+			ops = r.Spectrum
+		}
+	}
+	if len(ops) == 0 {
 		c.Note = "no tick records of the " + measuredPhase + " phase in the run directory"
-		return c, err
+		return c
 	}
-	ph, merr := collect.Merge(files)
-	if merr != nil {
-		c.Note = "the records could not be merged"
-		return c, fmt.Errorf("%s: %w", w.Name, merr)
-	}
-	for _, m := range ph.Measurements {
-		if m.Count() == 0 {
+	for _, name := range slices.Sorted(maps.Keys(ops)) {
+		h := ops[name]
+		if h.Count() == 0 {
 			continue
 		}
-		s := Series{Name: m.Name}
+		s := Series{Name: name}
 		for _, q := range SpectrumQuantiles {
 			s.X = append(s.X, q)
-			s.Y = append(s.Y, float64(m.Service.Percentile(100*q))/1000)
+			s.Y = append(s.Y, float64(h.Percentile(100*q))/1000)
 		}
 		c.Series = append(c.Series, s)
 	}
-	return c, err
+	return c
 }

@@ -16,6 +16,11 @@ type run struct {
 	Name   string // "" for a workload without repetitions, else r1, r2, …
 	Points []tickPoint
 	Bands  []Band
+	// Spectrum is each operation's service times over the measured
+	// phase's ticks after warm-up, merged over the agents, as
+	// collect.Merge merges them; kept only for the run the spectrum is
+	// drawn from.
+	Spectrum map[string]*hist.Hist
 }
 
 // tickPoint is one interval of a phase, summed over agents and operations.
@@ -26,12 +31,13 @@ type tickPoint struct {
 }
 
 // timeSeriesOf reads the tick records of a workload's phases, or of each
-// of its repetitions.
+// of its repetitions. Each tick is decoded once: the spectrum of the
+// workload's figures (its median repetition's) is merged on the way.
 func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 	var out []run
 	var errs []error
 	if len(w.Repetitions) == 0 {
-		r, err := runOf("", w.Phases, func(phase string) ([]collect.AgentFile, error) {
+		r, err := runOf("", w.Phases, true, func(phase string) ([]collect.AgentFile, error) {
 			return collect.AgentFiles(runDir, w.Name, phase)
 		})
 		if err != nil {
@@ -43,7 +49,7 @@ func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 		return out, errors.Join(errs...)
 	}
 	for _, rep := range w.Repetitions {
-		r, err := runOf(fmt.Sprintf("r%d", rep.Index), rep.Phases, func(phase string) ([]collect.AgentFile, error) {
+		r, err := runOf(fmt.Sprintf("r%d", rep.Index), rep.Phases, rep.Index == w.MedianRepetition, func(phase string) ([]collect.AgentFile, error) {
 			return collect.RepetitionAgentFiles(runDir, w.Name, rep.Index, phase)
 		})
 		if err != nil {
@@ -65,9 +71,13 @@ type interval struct {
 }
 
 // runOf turns the record files of each phase into points, one per tick
-// index, timed from the earliest agent's start of the first phase.
-func runOf(name string, phases []collect.PhaseResult, files func(string) ([]collect.AgentFile, error)) (run, error) {
+// index, timed from the earliest agent's start of the first phase; with
+// spectrum, it keeps the measured phase's histograms per operation.
+func runOf(name string, phases []collect.PhaseResult, spectrum bool, files func(string) ([]collect.AgentFile, error)) (run, error) {
 	r := run{Name: name}
+	if spectrum {
+		r.Spectrum = map[string]*hist.Hist{}
+	}
 	var origin time.Time
 	var errs []error
 	for _, ph := range phases {
@@ -97,13 +107,22 @@ func runOf(name string, phases []collect.PhaseResult, files func(string) ([]coll
 				if secs := t.End.Sub(t.Start).Seconds(); secs > 0 {
 					perAgent[t.Index] += float64(t.Count+t.Errors) / secs
 				}
-				if t.Service != "" {
-					h, err := hist.Decode(t.Service, t.Overflow)
-					if err != nil {
-						errs = append(errs, fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err))
-						continue
+				if t.Service == "" {
+					continue
+				}
+				h, err := hist.Decode(t.Service, t.Overflow)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err))
+					continue
+				}
+				iv.latency.Merge(h)
+				if spectrum && ph.Phase == measuredPhase && !t.Warmup {
+					sh := r.Spectrum[t.Op]
+					if sh == nil {
+						sh = hist.New()
+						r.Spectrum[t.Op] = sh
 					}
-					iv.latency.Merge(h)
+					sh.Merge(h)
 				}
 			}
 			for i, v := range perAgent {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,33 +14,32 @@ const HTMLFile = "report.html"
 
 // Write builds the page of a run directory and writes report.html and its
 // CSV files (report-csv/) beside result.json. It returns report.html's
-// path. A record or CPU file it cannot read is reported after the rest of
-// the page was written.
+// path.
 func Write(runDir string) (string, error) {
-	p, berr := Build(runDir)
-	if p == nil {
-		return "", berr
+	p, err := Build(runDir)
+	if err != nil {
+		return "", err
 	}
 	var b bytes.Buffer
 	if err := p.WriteHTML(&b); err != nil {
-		return "", errors.Join(err, berr)
+		return "", err
 	}
 	files, err := p.CSV()
 	if err != nil {
-		return "", errors.Join(fmt.Errorf("report csv: %w", err), berr)
+		return "", fmt.Errorf("report csv: %w", err)
 	}
 	dir := filepath.Join(runDir, CSVDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", errors.Join(err, berr)
+		return "", err
 	}
 	for name, data := range files {
 		if err := atomicfile.Write(filepath.Join(dir, name), data, 0o644); err != nil {
-			return "", errors.Join(err, berr)
+			return "", err
 		}
 	}
 	path := filepath.Join(runDir, HTMLFile)
 	if err := atomicfile.Write(path, b.Bytes(), 0o644); err != nil {
-		return "", errors.Join(err, berr)
+		return "", err
 	}
-	return path, berr
+	return path, nil
 }
