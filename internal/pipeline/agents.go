@@ -155,7 +155,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	return r.step(ph.stepName(), about, hostNames(hosts), func() (map[string]string, error) {
 		var cpu *cpuSampler
 		if ph.Phase == "run" {
-			cpu = r.startCPU(ctx)
+			cpu = r.startCPU(ctx, cpuEvery)
 		}
 		agents := r.agents()
 		results, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (provision.Result, error) {

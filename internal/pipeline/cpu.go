@@ -24,13 +24,14 @@ type cpuSampler struct {
 	samples []map[string]hostcpu.Sample
 }
 
-// startCPU takes the first reading and starts sampling in the background.
-func (r *Run) startCPU(ctx context.Context) *cpuSampler {
+// startCPU takes the first reading and starts sampling in the background,
+// every so often (cpuEvery).
+func (r *Run) startCPU(ctx context.Context, every time.Duration) *cpuSampler {
 	dbs := r.cluster.ByRole(infra.RoleDB)
 	s := &cpuSampler{before: agentrun.SampleCPU(ctx, r.runner, dbs), stopped: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		t := time.NewTicker(cpuEvery)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
