@@ -30,8 +30,10 @@ func (c *cpuRunner) Run(_ context.Context, h infra.Host, _ string, _ ...provisio
 	return provision.Result{Host: h.Name, Stdout: []byte(out)}, nil
 }
 
-func (c *cpuRunner) Put(context.Context, infra.Host, string, io.Reader, fs.FileMode) error { return nil }
-func (c *cpuRunner) Get(context.Context, infra.Host, string, io.Writer) error             { return nil }
+func (c *cpuRunner) Put(context.Context, infra.Host, string, io.Reader, fs.FileMode) error {
+	return nil
+}
+func (c *cpuRunner) Get(context.Context, infra.Host, string, io.Writer) error { return nil }
 
 // The db hosts' CPU is read when the measured phase starts, every so often
 // while it runs, and when it ends; the file keeps the readings in between
