@@ -98,7 +98,8 @@ func Build(runDir string) (*Page, error) {
 	return p, nil
 }
 
-// readVerdict reads verdict.json; nil when the run has none (no gates).
+// readVerdict reads verdict.json, checked against its schema; nil when
+// the run has none (no gates).
 func readVerdict(path string) (*verdict.Verdict, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -106,6 +107,9 @@ func readVerdict(path string) (*verdict.Verdict, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
+	}
+	if err := verdict.Validate(b); err != nil {
+		return nil, fmt.Errorf("report: %s does not match %s: %w", path, verdict.Schema, err)
 	}
 	var v verdict.Verdict
 	if err := json.Unmarshal(b, &v); err != nil {

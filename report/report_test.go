@@ -270,6 +270,17 @@ func TestBuildProblems(t *testing.T) {
 	if _, err := Build(t.TempDir()); err == nil || !strings.Contains(err.Error(), ResultFile) {
 		t.Errorf("no result.json: %v", err)
 	}
+	// A verdict of another shape is refused, named, rather than shown half.
+	vd := t.TempDir()
+	if err := writeSynth(vd, fixture); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vd, "verdict.json"), []byte(`{"schema": "ybbench-verdict/0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(vd); err == nil || !strings.Contains(err.Error(), "verdict.json") || !strings.Contains(err.Error(), "$.schema") {
+		t.Errorf("a verdict of another schema: %v", err)
+	}
 	dir := t.TempDir()
 	if err := writeSynth(dir, fixture); err != nil {
 		t.Fatal(err)
