@@ -1,17 +1,26 @@
 package report
 
 import (
+	"fmt"
 	"sort"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/hostcpu"
 )
 
-// cpuChart is each db host's CPU over the measured phase: one point per
-// interval between two readings, at the interval's end.
-func cpuChart(runDir, workload string) (Chart, error) {
-	c := Chart{ID: workload + "-cpu", Title: workload + ": db host CPU over the " + measuredPhase + " phase",
+// cpuChart is each db host's CPU over the measured phase (of the median
+// repetition, when repeated, whose CPU file carries the repetition's name
+// as its agents' files do): one point per interval between two readings,
+// at the interval's end.
+func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
+	c := Chart{ID: w.Name + "-cpu", Title: w.Name + ": db host CPU over the " + measuredPhase + " phase",
 		XLabel: "seconds from the phase's start", YLabel: "CPU busy (%)"}
-	f, err := hostcpu.Read(runDir, workload, measuredPhase)
+	stem := w.Name
+	if w.MedianRepetition > 0 {
+		stem = collect.RepetitionName(w.Name, w.MedianRepetition)
+		c.Title += fmt.Sprintf(" (median repetition, r%d)", w.MedianRepetition)
+	}
+	f, err := hostcpu.Read(runDir, stem, measuredPhase)
 	if err != nil || f == nil {
 		c.Note = "no CPU readings of the db hosts"
 		return c, err

@@ -126,7 +126,7 @@ func workloadOf(runDir string, w *collect.WorkloadResult) Workload {
 	runs, err := timeSeriesOf(runDir, w)
 	out.Charts = append(out.Charts, throughputChart(w.Name, runs), latencyChart(w.Name, runs))
 	out.Charts = append(out.Charts, spectrumChart(w, runs))
-	cpu, cerr := cpuChart(runDir, w.Name)
+	cpu, cerr := cpuChart(runDir, w)
 	out.Charts = append(out.Charts, cpu)
 	for _, e := range []error{err, cerr} {
 		if e != nil {

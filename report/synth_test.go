@@ -88,7 +88,7 @@ func writeSynth(dir string, s synth) error {
 				}
 				phases = append(phases, collect.PhaseResultOf(merged))
 				if ph.name == "run" {
-					if err := writeCPU(dir, w, k, start.Add(time.Duration(ph.warm)*time.Second), ph.ticks-ph.warm, s, rng); err != nil {
+					if err := writeCPU(dir, name, start.Add(time.Duration(ph.warm)*time.Second), ph.ticks-ph.warm, s, rng); err != nil {
 						return err
 					}
 				}
@@ -171,13 +171,13 @@ func writeRecords(path, workload, phase, agent string, start time.Time, ticks, w
 // repetition k (1 without repetitions): 10 more with each repetition.
 func perTick(s synth, k float64) int { return s.perTick + 10*(int(k)-1) }
 
-// writeCPU writes the run phase's CPU file (the median repetition's name
-// is the workload's own: one file per workload, as runPhase writes it).
-func writeCPU(dir, workload string, k int, start time.Time, secs int, s synth, rng *rand.Rand) error {
-	if k != 1 || len(s.dbHosts) == 0 {
+// writeCPU writes the run phase's CPU file, named as the agents' files
+// are (<workload>-r<k> for repetition k).
+func writeCPU(dir, name string, start time.Time, secs int, s synth, rng *rand.Rand) error {
+	if len(s.dbHosts) == 0 {
 		return nil
 	}
-	f := &hostcpu.File{Workload: workload, Phase: "run", Hosts: map[string]hostcpu.Span{}}
+	f := &hostcpu.File{Workload: name, Phase: "run", Hosts: map[string]hostcpu.Span{}}
 	at0 := float64(start.Unix())
 	for _, h := range s.dbHosts {
 		var rs []hostcpu.Sample
