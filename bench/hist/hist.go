@@ -156,6 +156,25 @@ func (x *Hist) Encode() (string, error) {
 // Decode reads a histogram written by Encode. A histogram with another
 // geometry is refused, since it could not merge exactly.
 func Decode(s string, overflow int64) (*Hist, error) {
+	h, err := decode(s)
+	if err != nil {
+		return nil, err
+	}
+	if h.HighestTrackableValue() == Highest {
+		// The shared geometry exactly: the decoded histogram is one New
+		// would make, and is kept as it is rather than copied (a reader
+		// of every tick of a run decodes thousands).
+		return &Hist{h: h, overflow: overflow}, nil
+	}
+	out := New()
+	out.h.Merge(h)
+	out.overflow = overflow
+	return out, nil
+}
+
+// decode reads an encoded histogram and checks that it merges exactly
+// into one of the shared geometry.
+func decode(s string) (*hdrhistogram.Histogram, error) {
 	h, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)
@@ -164,8 +183,5 @@ func Decode(s string, overflow int64) (*Hist, error) {
 		return nil, fmt.Errorf("decode histogram: geometry %d..%d µs, %d digits; want %d..%d µs, %d digits",
 			h.LowestTrackableValue(), h.HighestTrackableValue(), h.SignificantFigures(), Lowest, Highest, SigFigs)
 	}
-	out := New()
-	out.h.Merge(h)
-	out.overflow = overflow
-	return out, nil
+	return h, nil
 }

@@ -20,7 +20,7 @@ var examples = map[string]string{
 	"install": `  ybbench install --run runs/<id>                    # or the id alone, under --runs-dir`,
 	"bench":   `  ybbench bench --run <id>`,
 	"collect": `  ybbench collect --run <id>                         # result.json again, from the agents' records`,
-	"report":  `  ybbench report --run <id>                          # report.md again, from result.json`,
+	"report":  `  ybbench report --run <id>                          # report.md and report.html again, from the run directory`,
 	"down":    `  ybbench down --run <id>                            # also after the orchestrator was killed`,
 	"resume":  `  ybbench resume --run <id>                          # skip the steps done, redo the rest, tear down`,
 	"status": `  ybbench status --run <id>                          # one run's ledger; without --run, the runs

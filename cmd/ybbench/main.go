@@ -222,7 +222,7 @@ func newRootWith(stdout, stderr io.Writer, reg *parts.Registry) *cobra.Command {
 	install := stage("install", "Install and start the database on a run's hosts", func(r *pipeline.Run, hard, _ context.Context) error { return r.Install(hard) })
 	benchCmd := stage("bench", "Run the profile's workloads on a run's clients", func(r *pipeline.Run, hard, stop context.Context) error { return r.Bench(hard, stop) })
 	collectCmd := stage("collect", "Merge the agents' records into result.json", func(r *pipeline.Run, hard, _ context.Context) error { return r.Collect(hard) })
-	report := stage("report", "Render report.md and print it", func(r *pipeline.Run, hard, _ context.Context) error {
+	report := stage("report", "Render report.md and report.html (with its CSV), and print report.md", func(r *pipeline.Run, hard, _ context.Context) error {
 		if err := r.Report(hard); err != nil {
 			return err
 		}

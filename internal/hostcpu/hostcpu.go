@@ -59,10 +59,23 @@ func (s Sample) Check() error {
 	return nil
 }
 
-// Span is a host's readings before and after a phase.
+// Span is a host's readings before and after a phase, and those taken
+// every few seconds in between.
 type Span struct {
 	Before Sample `json:"before"`
 	After  Sample `json:"after"`
+	// Samples are the readings taken while the phase ran, in order,
+	// between Before and After; absent in files written before the phase
+	// was sampled, or when it ended before the first one.
+	Samples []Sample `json:"samples,omitempty"`
+}
+
+// Readings are the span's readings in order: Before, Samples, After.
+func (s Span) Readings() []Sample {
+	out := make([]Sample, 0, len(s.Samples)+2)
+	out = append(out, s.Before)
+	out = append(out, s.Samples...)
+	return append(out, s.After)
 }
 
 // File is the CPU of every db host that could be read over one phase.
@@ -89,8 +102,11 @@ type Use struct {
 // Use computes a span's CPU use; false when its two readings do not go
 // together (different modes). The figures are rounded as the report shows
 // them: percent to 0.1, seconds to 0.01.
-func (s Span) Use() (Use, bool) {
-	a, b := s.Before, s.After
+func (s Span) Use() (Use, bool) { return Between(s.Before, s.After) }
+
+// Between computes the CPU use between two readings of one host, as Use
+// does for a whole span.
+func Between(a, b Sample) (Use, bool) {
 	if a.Mode != b.Mode || a.Hz <= 0 || a.Cores <= 0 {
 		return Use{}, false
 	}

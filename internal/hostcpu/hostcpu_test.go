@@ -1,6 +1,8 @@
 package hostcpu_test
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,5 +43,46 @@ func TestWriteRead(t *testing.T) {
 	got, err := hostcpu.Read(dir, "workloada", "run")
 	if err != nil || !reflect.DeepEqual(got, want) || got.Schema != hostcpu.Schema {
 		t.Errorf("read back %+v, %v; want %+v", got, err, want)
+	}
+}
+
+func TestSamplesOptional(t *testing.T) {
+	// A file written before the phase was sampled has no samples and still
+	// reads; one with samples keeps them in order between Before and After.
+	dir := t.TempDir()
+	old := []byte(`{"schema":"ybbench-cpu/1","workload":"w","phase":"run","hosts":{"db1":{"before":{"mode":"node","busy_ticks":1,"total_ticks":10,"hz":100,"cores":2,"at":1},"after":{"mode":"node","busy_ticks":6,"total_ticks":20,"hz":100,"cores":2,"at":2}}}}`)
+	if err := os.MkdirAll(filepath.Join(dir, hostcpu.Dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hostcpu.Path(dir, "w", "run"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := hostcpu.Read(dir, "w", "run")
+	if err != nil || f == nil {
+		t.Fatalf("old file: %v", err)
+	}
+	if got := f.Hosts["db1"].Readings(); len(got) != 2 || got[1].Busy != 6 {
+		t.Errorf("readings of an unsampled span: %+v", got)
+	}
+	span := f.Hosts["db1"]
+	span.Samples = []hostcpu.Sample{{Mode: "node", Busy: 3, Total: 15, Hz: 100, Cores: 2, At: 1.5}}
+	f.Hosts["db1"] = span
+	if err := hostcpu.Write(dir, f); err != nil {
+		t.Fatal(err)
+	}
+	g, err := hostcpu.Read(dir, "w", "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Hosts["db1"].Readings()
+	if len(r) != 3 || r[1].Busy != 3 {
+		t.Fatalf("readings: %+v", r)
+	}
+	// 2 of 5 ticks busy over the first half, 3 of 5 over the second.
+	if u, ok := hostcpu.Between(r[0], r[1]); !ok || u.Percent != 40 {
+		t.Errorf("first half: %+v", u)
+	}
+	if u, ok := hostcpu.Between(r[1], r[2]); !ok || u.Percent != 60 {
+		t.Errorf("second half: %+v", u)
 	}
 }

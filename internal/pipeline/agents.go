@@ -13,7 +13,6 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/agentrun"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/hostcpu"
 	"github.com/ybbench/ybbench/internal/repetition"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -168,17 +167,17 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	}
 	about := fmt.Sprintf("%s %s on %d client(s)", r.phaseName(ph), ph.Phase, len(hosts))
 	return r.step(ph.stepName(), about, hostNames(hosts), func() (map[string]string, error) {
-		var cpu0 map[string]hostcpu.Sample
+		var cpu *cpuSampler
 		if ph.Phase == "run" {
-			cpu0 = agentrun.SampleCPU(ctx, r.runner, r.cluster.ByRole(infra.RoleDB))
+			cpu = r.startCPU(ctx, cpuEvery)
 		}
 		agents := r.agents()
 		results, err := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (provision.Result, error) {
 			return agents.Start(ctx, h, agentrun.Phase(ph), invs[h.Name], func(line string) { r.progress().Agent(h.Name, line) })
 		})
 		var cerr error
-		if cpu0 != nil {
-			cerr = r.writeCPU(ph, cpu0, agentrun.SampleCPU(context.WithoutCancel(ctx), r.runner, r.cluster.ByRole(infra.RoleDB)))
+		if cpu != nil {
+			cerr = r.writeCPU(ph, cpu.stop(context.WithoutCancel(ctx), r))
 		}
 		ferr := errors.Join(r.fetch(context.WithoutCancel(ctx), ph, hosts), cerr)
 		details := map[string]string{}

@@ -15,6 +15,7 @@ import (
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/report"
 	"github.com/ybbench/ybbench/verdict"
 )
 
@@ -142,24 +143,31 @@ func parametersOf(family string, p profiles.Parameters, s *Resolved) map[string]
 	return m
 }
 
-// Report renders report.md from result.json and nothing else. A run
-// without results is refused before the step begins (exit 2), naming the
-// stage that makes them.
+// Report renders report.md, then report.html and its CSV, from the run
+// directory (result.json, verdict.json when the run was gated, the
+// agents' records and the CPU files). A run without results is refused
+// before the step begins (exit 2), naming the stage that makes them.
 func (r *Run) Report(ctx context.Context) error {
 	if err := r.needResults(); err != nil {
 		return err
 	}
-	return r.step("report", "render report.md beside the published figures", nil, func() (map[string]string, error) {
+	return r.step("report", "render report.md and report.html beside the published figures", nil, func() (map[string]string, error) {
 		path, err := RenderReport(r.dir)
-		if err != nil {
+		if path == "" {
 			return nil, exitcode.Wrap(exitcode.Tool, err)
 		}
-		return map[string]string{"report": path}, nil
+		details := map[string]string{"report": path}
+		if err == nil {
+			details["html"] = filepath.Join(r.dir, report.HTMLFile)
+		}
+		return details, exitcode.Wrap(exitcode.Tool, err)
 	})
 }
 
 // RenderReport writes a run directory's report.md from its result.json
-// alone and returns the report's path.
+// alone, then report.html and its CSV (report.Write), and returns
+// report.md's path. report.md is written first and kept when the HTML
+// page cannot be: that failure is returned with the path.
 func RenderReport(dir string) (string, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, ResultFile))
 	if err != nil {
@@ -176,9 +184,11 @@ func RenderReport(dir string) (string, error) {
 		return "", err
 	}
 	md := b.Bytes()
-	v, err := readVerdict(dir)
-	if err != nil {
-		return "", err
+	// A verdict that cannot be read costs the report its section, not the
+	// report: the error says so.
+	v, verr := readVerdict(dir)
+	if verr != nil {
+		verr = fmt.Errorf("report.md without the verdict: %w", verr)
 	}
 	if v != nil {
 		var vb bytes.Buffer
@@ -188,7 +198,13 @@ func RenderReport(dir string) (string, error) {
 		md = afterTitle(md, vb.Bytes())
 	}
 	path := filepath.Join(dir, ReportFile)
-	return path, os.WriteFile(path, md, 0o644)
+	if err := os.WriteFile(path, md, 0o644); err != nil {
+		return "", err
+	}
+	if _, err := report.Write(dir); err != nil {
+		return path, errors.Join(verr, fmt.Errorf("report.html (report.md was written): %w", err))
+	}
+	return path, verr
 }
 
 // readVerdict is the run's verdict.json, nil when the run was not gated.

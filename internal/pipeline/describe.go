@@ -179,7 +179,7 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	}
 	pl.Stages = append(pl.Stages, benches...)
 	stage("collect", "merge every agent's records (histograms added) into result.json")
-	stage("report", "report.md beside the published figures")
+	stage("report", "report.md and report.html (charts, CSV) beside the published figures")
 	if prov.Traits().ReusesMachines {
 		stage("down", "always: stop and wipe what the run installed (the machines are kept)")
 	} else {

@@ -61,6 +61,14 @@ type Endpoints struct {
 	// Refs are the JVM reference tools (YCSB core 0.17.0, yb-sample-apps
 	// 1.0.11) from Maven Central.
 	Refs *Refs `json:"refs,omitempty"`
+	// Chromium is Debian's chromium, for the browser test of report.html
+	// (scripts/testenv/chromium.sh).
+	Chromium *Chromium `json:"chromium,omitempty"`
+}
+
+// Chromium is the headless browser's binary.
+type Chromium struct {
+	Path string `json:"path"`
 }
 
 // JunitParser is the venv holding PyPI's junitparser, a JUnit XML reader
@@ -233,6 +241,20 @@ func RefsFor(t testing.TB) *Refs {
 		missing(t, "the JVM reference tools (refs)", err)
 	}
 	return e.Refs
+}
+
+// ChromiumFor returns the test environment's chromium, or skips (fails
+// under `make test`).
+func ChromiumFor(t testing.TB) *Chromium {
+	t.Helper()
+	e, err := Load()
+	if err == nil && (e.Chromium == nil || e.Chromium.Path == "") {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "chromium", err)
+	}
+	return e.Chromium
 }
 
 // TFLintFor returns the test environment's tflint 0.64.0, or skips (fails

@@ -7,14 +7,15 @@
 # script merges the fragments. Components: postgres, cassandra, tools,
 # providers (the Terraform provider schemas, no server), moto (the AWS APIs),
 # junit (PyPI junitparser in a venv, no server), refs (YCSB core 0.17.0 and
-# yb-sample-apps 1.0.11 from Maven Central, no server).
+# yb-sample-apps 1.0.11 from Maven Central, no server), chromium (Debian's
+# headless browser, no server).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 state=${YBBENCH_TESTENV_DIR:-$root/.testenv}
 out=${YBBENCH_TESTENV:-$state/endpoints.json}
 mkdir -p "$state"
-components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra junit refs}
+components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra junit refs chromium}
 for c in $components; do
   start=$(date +%s)
   "$here/$c.sh" up "$state"

@@ -1,0 +1,49 @@
+package report
+
+import (
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkWrite renders report.html and its CSV for a run of 6
+// workloads × 3 repetitions, each with 6 operations, 2 agents, 10 load
+// and 60 run ticks, and 3 db hosts read every 5 s; it reports the page's
+// size (target: under 2 s and 5 MB).
+func BenchmarkWrite(b *testing.B) {
+	dir := b.TempDir()
+	s := synth{workloads: []string{"workloada", "workloadb", "workloadc", "workloadd", "workloade", "workloadf"}, reps: 3,
+		agents: []string{"client-1", "client-2"}, ops: []string{"INSERT", "READ", "READ-MODIFY-WRITE", "SCAN", "UPDATE", "DELETE"},
+		loadTicks: 10, runTicks: 60, warmTicks: 5, perTick: 50, dbHosts: []string{"db-1", "db-2", "db-3"}, cpuSamples: 11, verdict: true}
+	if err := writeSynth(dir, s); err != nil {
+		b.Fatal(err)
+	}
+	var path string
+	cpu0 := cpuSeconds(b)
+	n := 0
+	for b.Loop() {
+		n++
+		var err error
+		if path, err = Write(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Size()), "html-bytes")
+	// CPU seconds as well as wall time: on a busy machine, the page's own
+	// cost.
+	b.ReportMetric((cpuSeconds(b)-cpu0)/float64(n), "cpu-s/op")
+}
+
+// cpuSeconds is the process's user and system CPU time.
+func cpuSeconds(b *testing.B) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}

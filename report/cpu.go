@@ -1,0 +1,62 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/hostcpu"
+	"github.com/ybbench/ybbench/internal/repetition"
+)
+
+// cpuChart is each db host's CPU over the measured phase (of the median
+// repetition, when repeated, whose CPU file carries the repetition's name
+// as its agents' files do): one point per interval between two readings,
+// at the interval's end.
+func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
+	c := Chart{ID: w.Name + "-cpu", Title: w.Name + ": db host CPU over the " + measuredPhase + " phase",
+		XLabel: "seconds from the phase's start", YLabel: "CPU busy (%)"}
+	stem := w.Name
+	if w.MedianRepetition > 0 {
+		stem = repetition.Stem(w.Name, w.MedianRepetition)
+		c.Title += fmt.Sprintf(" (median repetition, r%d)", w.MedianRepetition)
+	}
+	f, err := hostcpu.Read(runDir, stem, measuredPhase)
+	if err != nil || f == nil {
+		c.Note = "no CPU readings of the db hosts"
+		return c, err
+	}
+	hosts := make([]string, 0, len(f.Hosts))
+	sampled := false
+	for h, span := range f.Hosts {
+		hosts = append(hosts, h)
+		sampled = sampled || len(span.Samples) > 0
+	}
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		r := f.Hosts[h].Readings()
+		s := Series{Name: h}
+		if len(r) == 2 {
+			// One span: drawn flat across it, from its start to its end.
+			if u, ok := hostcpu.Between(r[0], r[1]); ok {
+				s.X, s.Y = []float64{0, r[1].At - r[0].At}, []float64{u.Percent, u.Percent}
+			}
+		} else {
+			for i := 1; i < len(r); i++ {
+				if u, ok := hostcpu.Between(r[i-1], r[i]); ok {
+					s.X, s.Y = append(s.X, r[i].At-r[0].At), append(s.Y, u.Percent)
+				}
+			}
+		}
+		if len(s.X) > 0 {
+			c.Series = append(c.Series, s)
+		}
+		if c.YLabel == "CPU busy (%)" && r[0].Mode == hostcpu.ModeProcess {
+			c.YLabel = "database processes' CPU (% of the machine's cores)"
+		}
+	}
+	if !sampled {
+		c.Note = "CPU sampled at the phase's start and end only"
+	}
+	return c, nil
+}
