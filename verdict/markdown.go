@@ -18,7 +18,7 @@ func Markdown(w io.Writer, v *Verdict) error {
 		if b.Path != "" {
 			fmt.Fprintf(&s, " (%s)", b.Path)
 		}
-		if len(b.Runs) > 0 {
+		if b.Source == SourceHistory && len(b.Runs) > 0 {
 			fmt.Fprintf(&s, ", the median of runs %s", strings.Join(b.Runs, ", "))
 		}
 		if b.Problem != "" {

@@ -133,6 +133,11 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 		}
 	}
 
+	// The reports come after the verdict and open with it: report.md's
+	// first section, and report.html (one file, every chart inline) beside
+	// it with the failed gates and the repetitions' spread.
+	assertReportsOpenWithVerdict(t, dir, "fail")
+
 	// junit.xml: its counts, from the suite's attributes and from its test
 	// cases, are the verdict's (no stage failed), and --junit copied it.
 	inRun, err := os.ReadFile(filepath.Join(dir, verdict.JUnitFile))
@@ -167,6 +172,8 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 			t.Errorf("gate %s %s %s: %s %s", g.Workload, g.Operation, g.Metric, g.Outcome, g.Reason)
 		}
 	}
+	// gate renders the reports again with its verdict.
+	assertReportsOpenWithVerdict(t, dir, "pass")
 	inRun, err = os.ReadFile(filepath.Join(dir, verdict.JUnitFile))
 	if err != nil {
 		t.Fatal(err)
@@ -268,4 +275,36 @@ func readJUnit(t *testing.T, b []byte) (attrs, cases junitTally) {
 		}
 	}
 	return attrs, cases
+}
+
+// assertReportsOpenWithVerdict checks that report.md's first section is
+// the verdict with outcome, and that report.html shows the same outcome
+// before its first workload, with each repeated workload's spread and
+// charts drawn inline.
+func assertReportsOpenWithVerdict(t *testing.T, dir, outcome string) {
+	t.Helper()
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts := strings.SplitN(string(md), "\n\n", 3); len(parts) < 2 || parts[1] != "## Verdict: "+outcome {
+		t.Errorf("report.md does not open with the verdict (%s):\n%.600s", outcome, md)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	v, w := strings.Index(page, outcome), strings.Index(page, "workloada")
+	if v < 0 || w < 0 || v > w || !strings.Contains(page, "<svg") {
+		t.Errorf("report.html: verdict %q at %d, first workload at %d, svg %v", outcome, v, w, strings.Contains(page, "<svg"))
+	}
+	if strings.Contains(page, "src=\"http") || strings.Contains(page, "href=\"http") {
+		t.Error("report.html loads something from the network")
+	}
+	for _, r := range []string{"r1", "r2", "r3"} {
+		if !strings.Contains(page, r) {
+			t.Errorf("report.html names no repetition %s", r)
+		}
+	}
 }
