@@ -46,7 +46,14 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 		if lerr := r.ledger.SetOutcome(outcome); lerr != nil {
 			err = errors.Join(err, exitcode.Wrap(exitcode.Tool, lerr))
 		}
-		err = withTeardown(err, r.TearDown())
+		derr := r.TearDown()
+		if derr != nil && r.gate != nil {
+			// The verdict came before the teardown: its JUnit report is
+			// written again so that a CI system sees the failed teardown
+			// as an errored test case too.
+			err = errors.Join(err, r.rewriteJUnit())
+		}
+		err = withTeardown(err, derr)
 		r.progress().Close()
 	}()
 	// Infrastructure stages end at once on either stop.

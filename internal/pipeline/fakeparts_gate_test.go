@@ -115,6 +115,15 @@ func TestFakePartsGateWithIncompleteTeardown(t *testing.T) {
 	if v := readVerdict(t, fr.run.Dir()); v.Failed != 6 {
 		t.Errorf("verdict: %d failed", v.Failed)
 	}
+	// junit.xml, written again after the teardown, has it as an errored
+	// test case beside the failed gates.
+	if c := readJUnit(t, filepath.Join(fr.run.Dir(), verdict.JUnitFile)); c.failures != 6 || c.errors != 1 {
+		t.Errorf("junit.xml after an incomplete teardown: %+v, want 6 failures and the teardown's error", c)
+	}
+	b, err := os.ReadFile(filepath.Join(fr.run.Dir(), verdict.JUnitFile))
+	if err != nil || !strings.Contains(string(b), "down") {
+		t.Errorf("junit.xml names no teardown step: %v\n%s", err, b)
+	}
 }
 
 // junitCounts are a junit.xml's test cases, failed, errored and skipped,

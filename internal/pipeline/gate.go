@@ -85,3 +85,14 @@ func VerdictError(v *verdict.Verdict, warnMissing bool) error {
 	}
 	return nil
 }
+
+// rewriteJUnit writes junit.xml again from verdict.json and every stage
+// the ledger records as failed by now (the teardown among them); nothing
+// when no verdict was written.
+func (r *Run) rewriteJUnit() error {
+	v, err := readVerdict(r.dir)
+	if err != nil || v == nil {
+		return exitcode.Wrap(exitcode.Tool, err)
+	}
+	return exitcode.Wrap(exitcode.Tool, WriteJUnit(r.dir, v, StageFailures(r.ledger.Record()), r.gate.WarnMissing, r.gate.JUnit))
+}
