@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,9 +150,9 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 	var unknown error
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file, said below
 		if !onlyUnknownFields(err) {
-			return nil, nil, yamlErrors(name, err)
+			return nil, nil, yamlErrors(name, &root, err)
 		}
-		unknown = yamlErrors(name, err)
+		unknown = yamlErrors(name, &root, err)
 	}
 	v := validator{file: name}
 	if unknown != nil {
@@ -359,8 +360,10 @@ func onlyUnknownFields(err error) bool {
 	return true
 }
 
-// yamlErrors rewrites the YAML decoder's errors as file:line: field: message.
-func yamlErrors(name string, err error) error {
+// yamlErrors rewrites the YAML decoder's errors as file:line: field:
+// message, an unknown field named by its path in the document
+// (hosts[0].colour), as every other problem is.
+func yamlErrors(name string, root *yaml.Node, err error) error {
 	var te *yaml.TypeError
 	if !errors.As(err, &te) {
 		return fmt.Errorf("%s: %w", name, err)
@@ -368,7 +371,13 @@ func yamlErrors(name string, err error) error {
 	var out []error
 	for _, e := range te.Errors {
 		if m := unknownField.FindStringSubmatch(e); m != nil {
-			out = append(out, fmt.Errorf("%s:%s: %s: unknown field", name, m[1], m[2]))
+			field := m[2]
+			if line, err := strconv.Atoi(m[1]); err == nil {
+				if p := keyPath(root, line, field, ""); p != "" {
+					field = p
+				}
+			}
+			out = append(out, fmt.Errorf("%s:%s: %s: unknown field", name, m[1], field))
 			continue
 		}
 		if m := badValue.FindStringSubmatch(e); m != nil {
@@ -559,3 +568,37 @@ func (p *Provider) Check(_ context.Context, spec infra.ClusterSpec) error {
 // Destroy deletes no machine: on-prem hosts stay; the pipeline has already
 // stopped and wiped what it installed on them.
 func (p *Provider) Destroy(context.Context, *infra.Cluster) error { return nil }
+
+// keyPath is the path (hosts[0].ssh.port) of the mapping key named key on
+// line line under n, at path at; "" when there is none.
+func keyPath(n *yaml.Node, line int, key, at string) string {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if p := keyPath(c, line, key, at); p != "" {
+				return p
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if at != "" {
+				p = at + "." + k.Value
+			}
+			if k.Line == line && k.Value == key {
+				return p
+			}
+			if q := keyPath(v, line, key, p); q != "" {
+				return q
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if p := keyPath(c, line, key, fmt.Sprintf("%s[%d]", at, i)); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}

@@ -42,7 +42,7 @@ func TestBadInventories(t *testing.T) {
 	cases := []struct {
 		name, src, want string
 	}{
-		{"unknown field", h("    colour: red\n"), "hosts.yaml:10: colour: unknown field"},
+		{"unknown field", h("    colour: red\n"), "hosts.yaml:10: hosts[1].colour: unknown field"},
 		{"bad port", strings.Replace(h(""), "ssh: {key: "+k+"}\n  - name: client1", "ssh: {key: "+k+", port: 70000}\n  - name: client1", 1), "hosts.yaml:5: hosts[0].ssh.port: 70000 is not a port"},
 		{"duplicate name", strings.Replace(h(""), "name: client1", "name: db1", 1), "hosts.yaml:6: hosts[1].name: \"db1\" is already the name of hosts[0]"},
 		{"unknown role", strings.Replace(h(""), "roles: [client]", "roles: [client, witness]", 1), "hosts.yaml:7: hosts[1].roles: unknown role \"witness\""},
@@ -142,9 +142,25 @@ func TestUnknownFieldWithOtherProblems(t *testing.T) {
 	if err == nil {
 		t.Fatal("accepted")
 	}
-	for _, want := range []string{"inv.yaml:3: bogus: unknown field", "no host has the db role"} {
+	for _, want := range []string{"inv.yaml:3: defaults.ssh.bogus: unknown field", "no host has the db role"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%v\nwant %q", err, want)
+		}
+	}
+}
+
+// An unknown field is named by its path in the file, as the other
+// problems are: in a host of the list, in its ssh block, at the top.
+func TestUnknownFieldPath(t *testing.T) {
+	k := key(t, 0o600)
+	src := "hosts:\n  - name: db1\n    address: 10.0.0.1\n    ssh: {key: " + k + "}\n  - name: client1\n    roles: [client]\n    colour: blue\n    address: 10.0.0.9\n    ssh:\n      key: " + k + "\n      hue: 1\nextra: 2\n"
+	_, err := Parse("inv.yaml", []byte(src))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"inv.yaml:7: hosts[1].colour: unknown field", "inv.yaml:11: hosts[1].ssh.hue: unknown field", "inv.yaml:12: extra: unknown field"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%v\nwant it to say %q", err, want)
 		}
 	}
 }
