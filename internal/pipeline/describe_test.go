@@ -186,6 +186,26 @@ func TestPlanShowsAgentProperties(t *testing.T) {
 	}
 }
 
+// A secret among the agent properties is refused before anything is
+// done, each named: it would be written into run.json and shown on the
+// agents' command lines.
+func TestAgentPropertiesRefuseSecrets(t *testing.T) {
+	s := Defaults()
+	s.AgentProperties = map[string]string{"db.passwd": "x", "cassandra.password": "y", "measurementtype": "raw"}
+	_, err := s.Resolve()
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"db.passwd: a secret has no place", "cassandra.password: a secret has no place"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%v\nwant it to say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "measurementtype") {
+		t.Errorf("a property that is no secret refused: %v", err)
+	}
+}
+
 // With the --quick preset itself (not a hand-set duration), every
 // profile's estimate and its upper bound, worked out from the preset's
 // values: records 20,000, operations 200,000, duration 1m, warm-up 10s,

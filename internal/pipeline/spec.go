@@ -14,6 +14,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -511,5 +512,19 @@ func (s *Spec) checkUnused(p *profiles.Profile) []error {
 		errs = append(errs, fmt.Errorf("%s: profile %s (%s) takes no agent properties: they are YCSB properties, passed to YCSB workloads only",
 			s.where("agent_properties"), p.Name, p.Family))
 	}
+	for _, name := range slices.Sorted(maps.Keys(s.AgentProperties)) {
+		if secretProperty(name) {
+			// It would be written into run.json and onto the agents'
+			// command lines, where any user of the client sees it.
+			errs = append(errs, fmt.Errorf("%s: %s: a secret has no place among agent properties (they are recorded and on the agents' command lines): the run gives its agents the database password itself, in a file only they read",
+				s.where("agent_properties"), name))
+		}
+	}
 	return errs
+}
+
+// secretProperty reports whether an agent property names a secret.
+func secretProperty(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "passw") || strings.Contains(n, "passwd") || strings.Contains(n, "secret") || strings.Contains(n, "token")
 }
