@@ -34,7 +34,7 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 	}
 	sort.Strings(hosts)
 	for _, h := range hosts {
-		r := f.Hosts[h].Readings()
+		r := hostcpu.Steady(f.Hosts[h].Readings())
 		s := Series{Name: h}
 		if len(r) == 2 {
 			// One span: drawn flat across it, from its start to its end.
@@ -52,7 +52,7 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 			c.Series = append(c.Series, s)
 		}
 		if c.YLabel == "CPU busy (%)" && r[0].Mode == hostcpu.ModeProcess {
-			c.YLabel = "database processes' CPU (% of the machine's cores)"
+			c.YLabel = "db CPU (% of machine)"
 		}
 	}
 	if !sampled {

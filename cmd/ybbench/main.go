@@ -32,6 +32,7 @@ import (
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/parts"
 	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/report"
 )
 
 var version = "dev"
@@ -361,7 +362,8 @@ func execute(r *pipeline.Run, hard, stop context.Context, stdout, stderr io.Writ
 		return err // nothing was done: its report is not this command's
 	}
 	if perr := printReport(stdout, r); perr == nil {
-		fmt.Fprintf(stderr, "report: %s\nresult: %s\n", filepath.Join(r.Dir(), pipeline.ReportFile), filepath.Join(r.Dir(), pipeline.ResultFile))
+		fmt.Fprintf(stderr, "report: %s (charts: %s)\nresult: %s\n", filepath.Join(r.Dir(), pipeline.ReportFile),
+			filepath.Join(r.Dir(), report.HTMLFile), filepath.Join(r.Dir(), pipeline.ResultFile))
 	}
 	return err
 }

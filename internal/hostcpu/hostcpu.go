@@ -78,6 +78,25 @@ func (s Span) Readings() []Sample {
 	return append(out, s.After)
 }
 
+// Steady are the readings a course of CPU use can be drawn from: those
+// whose busy count did not fall below one before it. In process mode the
+// count is the database processes' own time and their reaped children's:
+// a connection's process that has exited and is not yet reaped takes its
+// time out of the sum until the postmaster reaps it, and an interval
+// ending there would read as negative, the next as several times the
+// machine. Leaving such a reading out gives the interval around it its
+// true average. /proc/stat's counts never fall, so node readings all stay.
+func Steady(r []Sample) []Sample {
+	out := make([]Sample, 0, len(r))
+	for _, x := range r {
+		if n := len(out); n > 0 && x.Busy < out[n-1].Busy {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 // File is the CPU of every db host that could be read over one phase.
 type File struct {
 	Schema   string `json:"schema"`

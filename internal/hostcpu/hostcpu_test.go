@@ -86,3 +86,30 @@ func TestSamplesOptional(t *testing.T) {
 		t.Errorf("second half: %+v", u)
 	}
 }
+
+// A process-mode reading taken while an exited connection's time was out
+// of the sum (the run's end, from a local run's CPU file) is left out, so
+// the interval around it reads its true average instead of a negative
+// share and then five times the machine.
+func TestSteady(t *testing.T) {
+	at := []float64{0, 15.28, 23.37, 32.77, 42.19, 51.64, 57.43, 59.38, 60.96}
+	busy := []int64{419, 1004, 1504, 2072, 2683, 3258, 1719, 3783, 3783}
+	var r []hostcpu.Sample
+	for i := range at {
+		r = append(r, hostcpu.Sample{Mode: hostcpu.ModeProcess, Busy: busy[i], Hz: 100, Cores: 2, At: at[i]})
+	}
+	s := hostcpu.Steady(r)
+	if len(s) != len(r)-1 || s[6].Busy != 3783 {
+		t.Fatalf("steady readings %+v", s)
+	}
+	for i := 1; i < len(s); i++ {
+		u, ok := hostcpu.Between(s[i-1], s[i])
+		if !ok || u.Percent < 0 || u.Percent > 100 {
+			t.Errorf("interval %d: %v%% (ok %v)", i, u.Percent, ok)
+		}
+	}
+	// Over the left-out reading: (3783 − 3258) ticks ÷ 100 Hz ÷ (59.38 − 51.64) s ÷ 2 cores.
+	if u, _ := hostcpu.Between(s[5], s[6]); u.Percent != 33.9 {
+		t.Errorf("the interval over the left-out reading: %v%%, want 33.9", u.Percent)
+	}
+}
