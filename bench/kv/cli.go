@@ -73,10 +73,6 @@ func run(ctx context.Context, args []string, env *Env) error {
 		}
 		o.UUID = u.String()
 	}
-	if o.SkipDDL && o.SkipWorkload {
-		return nil
-	}
-
 	admin, err := ycql.Probe(ctx, cfg)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Workload, err)
