@@ -85,6 +85,7 @@ var flagDefs = []flagDef{
 	{name: "ybload_retries", kind: kindValue, arg: "n", def: "1", help: "retries per statement (the Java driver's policy)", group: groupYbload},
 	{name: "ybload_flavor", kind: kindValue, arg: "name", def: "auto", help: "the server: auto (detected), yugabytedb or cassandra", group: groupYbload},
 	{name: "ybload_password_file", kind: kindValue, arg: "file", help: "read the password from this 0600 file", group: groupYbload},
+	{name: "ybload_token_aware", kind: kindBool, help: "route by gocql's token-aware policy (for Apache Cassandra; off: partition-aware on YugabyteDB, else round robin as the reference's child policy)", group: groupYbload},
 	{name: "ybload_row_count_check", kind: kindBool, help: "COUNT(*) the table before and after", group: groupYbload},
 	{name: "ybload_cpuprofile", kind: kindValue, arg: "file", help: "write a Go CPU profile", group: groupYbload},
 	{name: "ybload_metrics_interval_ms", kind: kindValue, arg: "ms", def: strconv.FormatInt(DefaultMetricsInterval.Milliseconds(), 10), help: "the metrics line's interval", group: groupYbload},

@@ -88,8 +88,10 @@ type Options struct {
 	Retries           int
 	Flavor            string
 	RowCountCheck     bool
-	CPUProfile        string
-	MetricsInterval   time.Duration
+	// TokenAware routes by gocql's token-aware policy off YugabyteDB.
+	TokenAware      bool
+	CPUProfile      string
+	MetricsInterval time.Duration
 	// StartAt is when the measured workload starts (zero: at once): agents
 	// on several clients are given the same instant.
 	StartAt time.Time
@@ -341,6 +343,10 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		o.Flavor = v
 	}
 	o.RowCountCheck = o.Set["ybload_row_count_check"] == "true"
+	o.TokenAware = o.Set["ybload_token_aware"] == "true"
+	if o.TokenAware && o.DisableYBPolicy {
+		errs = append(errs, errors.New("--ybload_token_aware and --disable_yb_load_balancing_policy exclude each other"))
+	}
 	o.AgentCount = 1
 	intFlag("ybload_agent_index", &o.AgentIndex, 0)
 	intFlag("ybload_agent_count", &o.AgentCount, 1)
@@ -423,6 +429,9 @@ func (o *Options) CQLConfig() *ycql.Config {
 	}
 	if o.DisableYBPolicy {
 		c.Routing = ycql.RoutingRoundRobin
+	}
+	if o.TokenAware {
+		c.Routing = ycql.RoutingTokenAware
 	}
 	if o.SSLCert != "" {
 		c.TLS = &ycql.TLSOptions{CAFile: o.SSLCert}

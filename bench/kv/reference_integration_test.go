@@ -161,4 +161,3 @@ func keysOf(t *testing.T, s *gocql.Session, table string) []string {
 	sort.Strings(keys)
 	return keys
 }
-

@@ -158,10 +158,12 @@ func Open(ctx context.Context, cfg *Config, srv Server) (*Session, error) {
 	switch {
 	case cfg.Routing == RoutingRoundRobin:
 		sess.events = &eventCounter{HostSelectionPolicy: child}
+	case cfg.Routing == RoutingTokenAware:
+		sess.events = &eventCounter{HostSelectionPolicy: gocql.TokenAwareHostPolicy(child)}
 	case srv.Flavor == FlavorYugabyte:
 		sess.policy = NewPartitionAwarePolicy(child, cfg.Logger)
 	default:
-		sess.events = &eventCounter{HostSelectionPolicy: gocql.TokenAwareHostPolicy(child)}
+		sess.events = &eventCounter{HostSelectionPolicy: child}
 	}
 	if sess.policy != nil {
 		cc.PoolConfig.HostSelectionPolicy = sess.policy
@@ -279,7 +281,7 @@ func Describe(c *Config, srv Server) map[string]string {
 		"ycql.write_coalesce":       coalesce,
 		"ycql.auth":                 auth,
 	}
-	if srv.Flavor == FlavorYugabyte && c.Routing != RoutingRoundRobin {
+	if srv.Flavor == FlavorYugabyte && c.Routing == RoutingAuto {
 		m["ycql.partition_map_refresh"] = refresh.String() + " and on schema changes"
 	}
 	return m
@@ -293,10 +295,12 @@ func routingDescription(c *Config, srv Server) string {
 	switch {
 	case c.Routing == RoutingRoundRobin:
 		return child + " (partition awareness off)"
+	case c.Routing == RoutingTokenAware:
+		return "token-aware (gocql TokenAwareHostPolicy), then " + child
 	case srv.Flavor == FlavorYugabyte:
 		return "partition-aware (YugabyteDB partition hash and system.partitions; leader first, replicas shuffled at ONE), then " + child
 	}
-	return "token-aware (gocql TokenAwareHostPolicy), then " + child
+	return child + " (no YugabyteDB partition map on this server: the partition-aware policy's child)"
 }
 
 // createSession creates a gocql session, giving up when ctx is done.
