@@ -82,7 +82,7 @@ var flagDefs = []flagDef{
 	{name: "ybload_replication_factor", kind: kindValue, arg: "n", def: "the nodes, at most 3", help: "the keyspace's replication factor", group: groupYbload},
 	{name: "ybload_stagger_ms", kind: kindValue, arg: "ms", def: strconv.FormatInt(DefaultStagger.Milliseconds(), 10), help: "pause between thread starts", group: groupYbload},
 	{name: "ybload_seed", kind: kindValue, arg: "n", def: "time-based, recorded", help: "the random seed", group: groupYbload},
-	{name: "ybload_retries", kind: kindValue, arg: "n", def: "1", help: "retries per statement (the Java driver's policy)", group: groupYbload},
+	{name: "ybload_retries", kind: kindValue, arg: "n", def: "1", help: "retries of a timeout or unavailable error per statement; request errors go on to the next host until the plan runs out (the Java driver's policy; 0: none)", group: groupYbload},
 	{name: "ybload_flavor", kind: kindValue, arg: "name", def: "auto", help: "the server: auto (detected), yugabytedb or cassandra", group: groupYbload},
 	{name: "ybload_password_file", kind: kindValue, arg: "file", help: "read the password from this 0600 file", group: groupYbload},
 	{name: "ybload_token_aware", kind: kindBool, help: "route by gocql's token-aware policy (for Apache Cassandra; off: partition-aware on YugabyteDB, else round robin as the reference's child policy)", group: groupYbload},

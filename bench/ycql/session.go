@@ -201,6 +201,14 @@ func (s *Session) Close() {
 	})
 }
 
+// StatementRetry is a retry policy for one worker's statements, run one at
+// a time: it keeps the statement's own count of retries, as the reference
+// driver does, where the session's shared default cannot. Set it on each
+// statement (Query.RetryPolicy, Batch.RetryPolicy).
+func (s *Session) StatementRetry() *RetryPolicy {
+	return &RetryPolicy{Max: s.Config.Retry.Max, Idempotent: s.Config.Retry.Idempotent, c: s.Counters, own: true}
+}
+
 // Stats reports the session's counters for the records.
 func (s *Session) Stats() map[string]int64 {
 	c := s.Counters
@@ -209,6 +217,7 @@ func (s *Session) Stats() map[string]int64 {
 		"ycql_retries_write_timeout": c.RetriesWriteTimeout.Load(),
 		"ycql_retries_unavailable":   c.RetriesUnavailable.Load(),
 		"ycql_retries_connection":    c.RetriesConnection.Load(),
+		"ycql_retries_request":       c.RetriesRequest.Load(),
 		"ycql_connects":              c.Connects.Load(),
 		"ycql_connect_failures":      c.ConnectFailures.Load(),
 	}
@@ -274,7 +283,7 @@ func Describe(c *Config, srv Server) map[string]string {
 		"ycql.connections_per_host": fmt.Sprint(c.ConnsPerHost),
 		"ycql.connect_timeout":      c.ConnectTimeout.String(),
 		"ycql.read_timeout":         c.ReadTimeout.String(),
-		"ycql.retry":                fmt.Sprintf("reference DefaultRetryPolicy rules, at most %d per statement, idempotent=%v", c.Retry.Max, c.Retry.Idempotent),
+		"ycql.retry":                fmt.Sprintf("reference DefaultRetryPolicy rules: timeouts and unavailable at most %d per statement, request errors on the next host until the plan runs out (idempotent=%v)", c.Retry.Max, c.Retry.Idempotent),
 		"ycql.protocol_version":     fmt.Sprint(c.ProtoVersion),
 		"ycql.reconnect_interval":   reconnect.String(),
 		"ycql.tls":                  tlsDesc,
