@@ -73,10 +73,6 @@ func run(ctx context.Context, args []string, env *Env) error {
 		}
 		o.UUID = u.String()
 	}
-	if o.SkipDDL && o.SkipWorkload {
-		return nil
-	}
-
 	admin, err := ycql.Probe(ctx, cfg)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Workload, err)
@@ -109,12 +105,13 @@ func run(ctx context.Context, args []string, env *Env) error {
 	}
 	var setupKeys int64
 	if !o.ReadOnly && o.Writers == 0 {
-		if setupKeys, err = pureReadSetup(ctx, o, sess.S, keys, log, env.Abort); err != nil {
+		if setupKeys, err = pureReadSetup(ctx, o, sess, keys, log, env.Abort); err != nil {
 			return err
 		}
 	}
 
 	wl := NewWorkload(o, sess.S, keys, log, o.Workload, o.Writers, o.Readers, o.Part.NumWrites, o.Part.NumReads, o.Stagger)
+	wl.newRetry = sess.StatementRetry
 	settings := settingsOf(o, sess, ddl, env.Version)
 	counters := func() map[string]int64 { return countersOf(wl, keys, sess, setupKeys) }
 	ec := bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Interval: bench.DefaultInterval, Abort: env.Abort,
@@ -220,13 +217,14 @@ func prepareSchema(ctx context.Context, o *Options, a *ycql.Admin) ([]string, er
 // pureReadSetup is the reference's setup for runs without writers: 100,000
 // keys written by 16 threads (8 for the batch workload), not measured; an
 // agent sharing the run writes its part of them.
-func pureReadSetup(ctx context.Context, o *Options, s *gocql.Session, keys *KeyGen, log *slog.Logger, abort <-chan struct{}) (int64, error) {
+func pureReadSetup(ctx context.Context, o *Options, sess *ycql.Session, keys *KeyGen, log *slog.Logger, abort <-chan struct{}) (int64, error) {
 	n := 16
 	if o.Workload == WorkloadBatchKV {
 		n = 8
 	}
 	log.Info(fmt.Sprintf("Using %d writer threads for pure read setup.", n))
-	wl := NewWorkload(o, s, keys, log, o.Workload+" setup", n, 0, o.Part.SetupKeys, -1, 0)
+	wl := NewWorkload(o, sess.S, keys, log, o.Workload+" setup", n, 0, o.Part.SetupKeys, -1, 0)
+	wl.newRetry = sess.StatementRetry
 	res, err := bench.Run(ctx, wl, bench.Config{Threads: n, Interval: bench.DefaultInterval, Abort: abort, Seed: o.Seed ^ 0x5e7, Logger: log})
 	if err != nil {
 		return 0, exitcode.Wrap(exitcode.Config, err)

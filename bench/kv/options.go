@@ -5,6 +5,7 @@ import (
 
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -87,8 +88,10 @@ type Options struct {
 	Retries           int
 	Flavor            string
 	RowCountCheck     bool
-	CPUProfile        string
-	MetricsInterval   time.Duration
+	// TokenAware routes by gocql's token-aware policy off YugabyteDB.
+	TokenAware      bool
+	CPUProfile      string
+	MetricsInterval time.Duration
 	// StartAt is when the measured workload starts (zero: at once): agents
 	// on several clients are given the same instant.
 	StartAt time.Time
@@ -234,7 +237,21 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	num("max_written_key", &o.MaxWrittenKey, -1)
 	intFlag("value_size", &o.ValueSize, 0)
 	o.ASCIIValues = o.Set["use_ascii_values"] == "true"
-	intFlag("batch_size", &o.BatchSize, 1)
+	if o.Workload == WorkloadKV {
+		// The reference reads --batch_size for every app and refuses one
+		// above --num_unique_keys, but CassandraKeyValue writes one key a
+		// statement whatever it says.
+		var batch int64 = 1
+		num("batch_size", &batch, math.MinInt32)
+		if batch > o.UniqueKeys {
+			errs = append(errs, fmt.Errorf("--batch_size %d: the batch size cannot be more than --num_unique_keys %d, as the reference refuses", batch, o.UniqueKeys))
+		}
+		if _, ok := o.Set["batch_size"]; ok {
+			o.NoEffect = append(o.NoEffect, "--batch_size: no effect (CassandraKeyValue writes one key a statement)")
+		}
+	} else {
+		intFlag("batch_size", &o.BatchSize, 1)
+	}
 	num("table_ttl_seconds", &o.TableTTL, -1)
 	var rt int64 = -1
 	num("run_time", &rt, -1)
@@ -253,7 +270,12 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	if t := o.Set["create_table_name"]; t != "" {
 		o.Table = t
 	}
+	// As in the reference, the table dropped is the table the workload then
+	// creates and runs on.
 	o.DropTable = o.Set["drop_table_name"]
+	if o.DropTable != "" {
+		o.Table = o.DropTable
+	}
 	o.SkipDDL = o.Set["skip_ddl"] == "true"
 	o.SkipWorkload = o.Set["skip_workload"] == "true"
 	o.PrintAllExceptions = o.Set["print_all_exceptions"] == "true"
@@ -277,6 +299,9 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	}
 	if o.Password == "" && getenv != nil {
 		o.Password = getenv(ycql.PasswordEnv)
+	}
+	if _, ok := o.Set["password"]; ok && o.Username == "" {
+		errs = append(errs, errors.New("--password requires --username to be set, as the reference requires"))
 	}
 	if o.Username != "" && o.Password == "" {
 		errs = append(errs, fmt.Errorf("--username %s needs a password (--password, --ybload_password_file or %s), as the reference requires", o.Username, ycql.PasswordEnv))
@@ -318,6 +343,10 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		o.Flavor = v
 	}
 	o.RowCountCheck = o.Set["ybload_row_count_check"] == "true"
+	o.TokenAware = o.Set["ybload_token_aware"] == "true"
+	if o.TokenAware && o.DisableYBPolicy {
+		errs = append(errs, errors.New("--ybload_token_aware and --disable_yb_load_balancing_policy exclude each other"))
+	}
 	o.AgentCount = 1
 	intFlag("ybload_agent_index", &o.AgentIndex, 0)
 	intFlag("ybload_agent_count", &o.AgentCount, 1)
@@ -335,6 +364,22 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 		errs = append(errs, errors.New("--ybload_row_count_check with --ybload_agent_count above 1: the table holds every agent's keys, not this agent's"))
 	}
 
+	// The combinations the reference refuses, with its reasons.
+	_, hasCreate := o.Set["create_table_name"]
+	_, hasDrop := o.Set["drop_table_name"]
+	if o.SkipWorkload && !hasDrop {
+		errs = append(errs, errors.New("--skip_workload: the table name to be dropped (--drop_table_name) is expected when skipping the workload run"))
+	}
+	if hasCreate && hasDrop {
+		errs = append(errs, errors.New("--create_table_name and --drop_table_name cannot be provided together"))
+	}
+	if _, keep := o.Set["keep_table"]; keep && hasDrop {
+		errs = append(errs, errors.New("--keep_table and --drop_table_name cannot be provided together"))
+	}
+	if _, dc := o.Set["with_local_dc"]; dc && o.DisableYBPolicy {
+		errs = append(errs, errors.New("--disable_yb_load_balancing_policy cannot be used with --with_local_dc"))
+	}
+
 	// The tool's own rules.
 	if o.ReadOnly {
 		if o.UUID == "" && !o.NoUUID {
@@ -347,9 +392,6 @@ func ParseArgs(args []string, getenv func(string) string) (*Options, error) {
 	}
 	if o.BatchSize > 1 && int64(o.BatchSize) > o.UniqueKeys/int64(max(o.AgentCount, 1)) {
 		errs = append(errs, fmt.Errorf("--batch_size %d is larger than --num_unique_keys %d (per agent, over %d)", o.BatchSize, o.UniqueKeys, max(o.AgentCount, 1)))
-	}
-	if o.Workload == WorkloadKV && o.BatchSize != 1 {
-		errs = append(errs, errors.New("--batch_size applies to CassandraBatchKeyValue only"))
 	}
 	if o.Readers+o.Writers == 0 && !o.SkipWorkload {
 		errs = append(errs, errors.New("no threads: --num_threads_read and --num_threads_write are both 0"))
@@ -387,6 +429,9 @@ func (o *Options) CQLConfig() *ycql.Config {
 	}
 	if o.DisableYBPolicy {
 		c.Routing = ycql.RoutingRoundRobin
+	}
+	if o.TokenAware {
+		c.Routing = ycql.RoutingTokenAware
 	}
 	if o.SSLCert != "" {
 		c.TLS = &ycql.TLSOptions{CAFile: o.SSLCert}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocql/gocql"
+	"github.com/ybbench/ybbench/bench/ycql"
 )
 
 // The seed's three command lines parse with `java -jar yb-sample-apps.jar`
@@ -57,6 +58,13 @@ func TestBadFlags(t *testing.T) {
 		{"--workload CassandraKeyValue --nodes h:9042 --username u", "needs a password"},
 		{"--workload CassandraBatchKeyValue --nodes h:9042 --num_unique_keys 5 --batch_size 10", "larger than --num_unique_keys"},
 		{"--workload CassandraKeyValue --nodes h:9042 --num_threads_read 0 --num_threads_write 0", "no threads"},
+		{"--workload CassandraKeyValue --nodes h:9042 --skip_workload", "--drop_table_name) is expected"},
+		{"--workload CassandraKeyValue --nodes h:9042 --password p", "--password requires --username"},
+		{"--workload CassandraKeyValue --nodes h:9042 --create_table_name a --drop_table_name b", "cannot be provided together"},
+		{"--workload CassandraKeyValue --nodes h:9042 --keep_table --drop_table_name b", "--keep_table and --drop_table_name"},
+		{"--workload CassandraKeyValue --nodes h:9042 --with_local_dc dc1 --disable_yb_load_balancing_policy", "cannot be used with --with_local_dc"},
+		{"--workload CassandraKeyValue --nodes h:9042 --num_unique_keys 3 --batch_size 5", "cannot be more than --num_unique_keys 3"},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_token_aware --disable_yb_load_balancing_policy", "exclude each other"},
 		{"--workload CassandraKeyValue --nodes h:9042 --ybload_flavor oracle", "oracle"},
 		{"--workload CassandraKeyValue --nodes", "needs a value"},
 		{"--workload CassandraKeyValue --nodes h:9042 --num_unique_keys 3 --max_written_key 5", "must be below --num_unique_keys 3"},
@@ -140,5 +148,25 @@ func TestMainBadStartAtExits2(t *testing.T) {
 		&Env{Stdout: &out, Stderr: &errb, Version: "test"})
 	if code != 2 || !strings.Contains(errb.String(), "--ybload_start_at \"noon\"") {
 		t.Errorf("exit %d, stderr %q; want 2 naming --ybload_start_at", code, errb.String())
+	}
+}
+
+// --drop_table_name names the table the workload runs on; --batch_size is
+// accepted by CassandraKeyValue and changes nothing; --ybload_token_aware
+// selects gocql's token-aware routing.
+func TestDropTableAndBatchSizeOfCassandraKeyValue(t *testing.T) {
+	o, err := ParseArgs(strings.Fields("--workload CassandraKeyValue --nodes h:9042 --drop_table_name Old --batch_size 7 --ybload_token_aware"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Table != "Old" || o.DropTable != "Old" || o.BatchSize != 1 || !strings.Contains(strings.Join(o.NoEffect, "\n"), "--batch_size: no effect") {
+		t.Errorf("table %q drop %q batch %d notes %v", o.Table, o.DropTable, o.BatchSize, o.NoEffect)
+	}
+	if c := o.CQLConfig(); c.Routing != ycql.RoutingTokenAware {
+		t.Errorf("routing %q", c.Routing)
+	}
+	o, err = ParseArgs(strings.Fields("--workload CassandraKeyValue --nodes h:9042 --skip_workload --drop_table_name x --num_threads_read 0 --num_threads_write 0"), nil)
+	if err != nil || !o.SkipWorkload || o.Table != "x" {
+		t.Errorf("skip workload: %+v %v", o, err)
 	}
 }

@@ -82,6 +82,10 @@ type Workload struct {
 
 	written, read atomic.Int64 // keys written and read, against the limits
 
+	// newRetry, when set, gives each worker a retry policy of its own for
+	// its statements (ycql.Session.StatementRetry).
+	newRetry func() *ycql.RetryPolicy
+
 	mu      sync.Mutex
 	workers []*worker
 	start   time.Time
@@ -120,6 +124,9 @@ func (w *Workload) NewWorker(ctx context.Context, id int, rec *bench.Recorder) (
 	k := &worker{w: w, id: id, write: id < w.writers, rec: rec,
 		rng: rand.New(rand.NewPCG(w.seed, uint64(id)*0x9e3779b97f4a7c15+1))}
 	k.vg = valueGen{size: w.o.ValueSize, ascii: w.o.ASCIIValues, r: k.rng}
+	if w.newRetry != nil {
+		k.retry = w.newRetry()
+	}
 	n := 1
 	if k.write {
 		n = w.o.BatchSize
@@ -193,6 +200,16 @@ type worker struct {
 	scratch []byte
 	consec  int // consecutive exceptions
 	cnt     workerCounters
+	retry   *ycql.RetryPolicy // nil: the session's
+}
+
+// query is one of the worker's statements, with its retry policy.
+func (k *worker) query(ctx context.Context, stmt string, cl gocql.Consistency, args ...interface{}) *gocql.Query {
+	q := k.w.s.Query(stmt, args...).Consistency(cl).WithContext(ctx)
+	if k.retry != nil {
+		q.RetryPolicy(k.retry)
+	}
+	return q
 }
 
 // keyArg and bytesArg bind a slot's bytes without a copy or an allocation.
@@ -286,12 +303,15 @@ func (k *worker) doWrite(ctx context.Context) (opErr, fatal error) {
 	if w.o.Workload == WorkloadBatchKV {
 		b := w.s.NewBatch(gocql.LoggedBatch).WithContext(ctx)
 		b.SetConsistency(w.writeCL)
+		if k.retry != nil {
+			b.RetryPolicy(k.retry)
+		}
 		for i := range k.slots {
 			b.Query(w.insert, &k.slots[i].k, &k.slots[i].v)
 		}
 		err = w.s.ExecuteBatch(b)
 	} else {
-		err = w.s.Query(w.insert, &k.slots[0].k, &k.slots[0].v).Consistency(w.writeCL).WithContext(ctx).Exec()
+		err = k.query(ctx, w.insert, w.writeCL, &k.slots[0].k, &k.slots[0].v).Exec()
 	}
 	for _, num := range k.keyNums {
 		var kerr error
@@ -334,7 +354,7 @@ func (k *worker) doRead(ctx context.Context) error {
 	sl := &k.slots[0]
 	sl.key = appendKey(sl.key, w.o.UUID, num)
 	sl.k.b = sl.key
-	iter := w.s.Query(w.sel, &sl.k).Consistency(w.readCL).WithContext(ctx).Iter()
+	iter := k.query(ctx, w.sel, w.readCL, &sl.k).Iter()
 	rows := 0
 	for iter.Scan(&k.kbuf, &k.vbuf) {
 		rows++

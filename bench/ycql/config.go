@@ -48,11 +48,20 @@ type Routing string
 
 // The routings.
 const (
-	// RoutingAuto is partition-aware on YugabyteDB and token-aware on Cassandra.
+	// RoutingAuto is partition-aware on YugabyteDB and the child policy
+	// (round robin, or DC-aware) elsewhere. The reference driver's
+	// PartitionAwarePolicy hands a statement whose table has no partition
+	// metadata to its child; on a server without system.partitions it
+	// cannot connect at all (its control connection reads that table), so
+	// the child is the nearest behaviour that runs.
 	RoutingAuto Routing = "auto"
 	// RoutingRoundRobin sends statements to hosts in turn (yb-sample-apps'
 	// --disable_yb_load_balancing_policy).
 	RoutingRoundRobin Routing = "roundrobin"
+	// RoutingTokenAware is gocql's token-aware policy over the child: the
+	// replicas of Cassandra's token ring first. No reference does this; it
+	// is ybload's option for Apache Cassandra.
+	RoutingTokenAware Routing = "tokenaware"
 )
 
 // Config is how to reach the cluster and how to talk to it.
@@ -148,9 +157,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("unknown server flavor %q: want auto, yugabytedb or cassandra", c.Flavor))
 	}
 	switch c.Routing {
-	case RoutingAuto, RoutingRoundRobin, "":
+	case RoutingAuto, RoutingRoundRobin, RoutingTokenAware, "":
 	default:
-		errs = append(errs, fmt.Errorf("unknown routing %q: want auto or roundrobin", c.Routing))
+		errs = append(errs, fmt.Errorf("unknown routing %q: want auto, roundrobin or tokenaware", c.Routing))
 	}
 	if c.Username == "" && c.Password != "" {
 		errs = append(errs, errors.New("a password is set but no user name"))

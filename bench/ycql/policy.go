@@ -303,8 +303,21 @@ func (p *PartitionAwarePolicy) Pick(q gocql.ExecutableQuery) gocql.NextHost {
 		return p.child.Pick(q)
 	}
 	cl := q.GetConsistency()
-	replicas := OrderReplicas(rt.replicas[i], cl, rand.Shuffle)
-	return pickOver(replicas, StrongConsistency(cl), p.child, q)
+	replicas := rt.replicas[i]
+	st := &pick{replicas: replicas, strong: StrongConsistency(cl), child: p.child, q: q}
+	switch {
+	case cl != gocql.One || len(replicas) < 2:
+	case len(replicas) <= len(st.order):
+		// Shuffled as indexes in the pick itself: no copy of the list.
+		for j := range replicas {
+			st.order[j] = uint8(j)
+		}
+		rand.Shuffle(len(replicas), func(a, b int) { st.order[a], st.order[b] = st.order[b], st.order[a] })
+		st.shuffled = true
+	default:
+		st.replicas = OrderReplicas(replicas, cl, rand.Shuffle)
+	}
+	return st.next
 }
 
 // tableOf names the table a statement writes or reads. A query knows it
@@ -359,30 +372,50 @@ type hostChooser interface {
 // pickOver yields the replicas that are up and either local or read
 // strongly, then the child's hosts, skipping replicas already eligible.
 func pickOver(replicas []*gocql.HostInfo, strong bool, child hostChooser, q gocql.ExecutableQuery) gocql.NextHost {
-	i := 0
-	var rest gocql.NextHost
-	eligible := func(h *gocql.HostInfo) bool { return strong || child.IsLocal(h) }
-	return func() gocql.SelectedHost {
-		for i < len(replicas) {
-			h := replicas[i]
-			i++
-			if h.IsUp() && eligible(h) {
-				return (*chosenHost)(h)
-			}
+	return (&pick{replicas: replicas, strong: strong, child: child, q: q}).next
+}
+
+// pick is one statement's walk over its hosts. It and the method value
+// gocql calls are the two allocations of a partition-aware pick: a
+// function value that keeps state needs that state on the heap besides
+// itself, and gocql gives no moment at which either could be reused.
+type pick struct {
+	replicas []*gocql.HostInfo
+	order    [8]uint8 // replicas' order when shuffled (at ONE)
+	shuffled bool
+	i        int
+	strong   bool
+	child    hostChooser
+	q        gocql.ExecutableQuery
+	rest     gocql.NextHost
+}
+
+func (s *pick) eligible(h *gocql.HostInfo) bool { return s.strong || s.child.IsLocal(h) }
+
+// next is the statement's next host, or nil when there is none.
+func (s *pick) next() gocql.SelectedHost {
+	for s.i < len(s.replicas) {
+		h := s.replicas[s.i]
+		if s.shuffled {
+			h = s.replicas[s.order[s.i]]
 		}
-		if rest == nil {
-			rest = child.Pick(q)
+		s.i++
+		if h.IsUp() && s.eligible(h) {
+			return (*chosenHost)(h)
 		}
-		for {
-			sh := rest()
-			if sh == nil {
-				return nil
-			}
-			if h := sh.Info(); h != nil && containsHost(replicas, h) && eligible(h) {
-				continue
-			}
-			return sh
+	}
+	if s.rest == nil {
+		s.rest = s.child.Pick(s.q)
+	}
+	for {
+		sh := s.rest()
+		if sh == nil {
+			return nil
 		}
+		if h := sh.Info(); h != nil && containsHost(s.replicas, h) && s.eligible(h) {
+			continue
+		}
+		return sh
 	}
 }
 

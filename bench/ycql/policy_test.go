@@ -140,3 +140,55 @@ func TestStatementTable(t *testing.T) {
 		}
 	}
 }
+
+// At ONE a tablet's replicas are tried in a random order, each once, then
+// the child's other hosts; the tablet's own list is left as it is.
+func TestPickAtOneShufflesEachReplicaOnce(t *testing.T) {
+	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
+	a, b, c, d := host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3"), host("10.0.0.4")
+	for _, h := range []*gocql.HostInfo{a, b, c, d} {
+		p.AddHost(h)
+	}
+	m, err := BuildPartitionMap([]PartitionRow{
+		{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.pmap = m
+	p.keyTypes = map[TableName][]KeyType{{"ks", "t"}: {KeyRaw}}
+	p.rebuildLocked()
+	p.mu.Unlock()
+	firsts := map[*gocql.HostInfo]int{}
+	for range 300 {
+		got := drain(p.Pick(&routed{rk: []byte("k"), ks: "ks", table: "t", cl: gocql.One}))
+		if len(got) != 4 || got[3] != d || !containsHost(got[:3], a) || !containsHost(got[:3], b) || !containsHost(got[:3], c) {
+			t.Fatalf("plan %v: want the three replicas in some order, then 10.0.0.4", got)
+		}
+		firsts[got[0]]++
+	}
+	if len(firsts) != 3 {
+		t.Errorf("first hosts over 300 picks: %v, want each replica", firsts)
+	}
+	if rt := p.snap.Load().tables[TableName{"ks", "t"}]; !reflect.DeepEqual(rt.replicas[0], []*gocql.HostInfo{b, a, c}) && !reflect.DeepEqual(rt.replicas[0], []*gocql.HostInfo{b, c, a}) {
+		t.Errorf("the tablet's list changed: %v", rt.replicas[0])
+	}
+	if got := drain(p.Pick(&routed{rk: []byte("k"), ks: "ks", table: "t", cl: gocql.Quorum})); got[0] != b {
+		t.Errorf("QUORUM plan %v: want the leader first", got)
+	}
+}
+
+// routed is a statement as the policy sees it: its routing key, its table
+// and its consistency; nothing else of gocql's query is used.
+type routed struct {
+	gocql.ExecutableQuery
+	rk        []byte
+	ks, table string
+	cl        gocql.Consistency
+}
+
+func (q *routed) GetRoutingKey() ([]byte, error)    { return q.rk, nil }
+func (q *routed) Keyspace() string                  { return q.ks }
+func (q *routed) Table() string                     { return q.table }
+func (q *routed) GetConsistency() gocql.Consistency { return q.cl }

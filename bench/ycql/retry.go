@@ -10,30 +10,50 @@ import (
 )
 
 // RetryPolicy retries what the reference Java driver's DefaultRetryPolicy
-// retries, up to Max times per statement, and counts each retry by cause:
+// retries, as its RequestHandler applies it, and counts each retry by cause:
 //
 //   - a server read timeout, on the same host, when enough replicas answered
 //     but the data did not come back;
-//   - a server write timeout of a batch log write, on the same host;
+//   - for idempotent statements, a server write timeout of a batch log
+//     write, on the same host;
 //   - an unavailable error, on the next host;
-//   - for idempotent statements only, a connection error or client-side
-//     timeout, on the next host.
+//   - for idempotent statements, a request error — a connection error, a
+//     client-side timeout, an overloaded or server error — on the next
+//     host, again after each failure, until the query plan runs out;
+//   - a bootstrapping host, on the next host.
 //
-// Everything else is returned at once.
+// The first three are retried only while the statement has had fewer than
+// Max retries (the reference: only as its first retry, Max 1); Max 0 turns
+// every retry off. Everything else is returned at once.
+//
+// The count of retries so far is the statement's own: a policy from
+// Session.StatementRetry serves one statement at a time (a worker's) and
+// keeps it between gocql's Attempt and GetRetryType calls. The session's
+// shared default, which cannot, retries anything at most Max times.
 type RetryPolicy struct {
 	Max        int
 	Idempotent bool
 	c          *Counters
+
+	own bool // one statement at a time: retries is that statement's
+	// retries of the statement in hand so far; atomic, as a page gocql
+	// prefetches may be retried on its own goroutine
+	retries atomic.Int64
 }
 
 var _ gocql.RetryPolicy = (*RetryPolicy)(nil)
 
-// Attempt allows a retry while the statement has been tried at most Max times.
+// Attempt allows a retry of q unless its context is done or retries are
+// off; GetRetryType then decides by the error.
 func (r *RetryPolicy) Attempt(q gocql.RetryableQuery) bool {
-	if q.Context().Err() != nil {
+	if q.Context().Err() != nil || r.Max <= 0 {
 		return false
 	}
-	return q.Attempts() <= r.Max
+	if !r.own {
+		return q.Attempts() <= r.Max
+	}
+	r.retries.Store(int64(q.Attempts() - 1))
+	return true
 }
 
 // GetRetryType decides how err is retried, and counts the retry.
@@ -41,20 +61,35 @@ func (r *RetryPolicy) GetRetryType(err error) gocql.RetryType {
 	var rt *gocql.RequestErrReadTimeout
 	var wt *gocql.RequestErrWriteTimeout
 	var un *gocql.RequestErrUnavailable
+	var re gocql.RequestError
+	first := !r.own || r.retries.Load() < int64(r.Max)
 	switch {
 	case errors.As(err, &rt):
-		if rt.Received >= rt.BlockFor && rt.DataPresent == 0 {
+		if first && rt.Received >= rt.BlockFor && rt.DataPresent == 0 {
 			r.c.RetriesReadTimeout.Add(1)
 			return gocql.Retry
 		}
 	case errors.As(err, &wt):
-		if wt.WriteType == "BATCH_LOG" {
+		if first && r.Idempotent && wt.WriteType == "BATCH_LOG" {
 			r.c.RetriesWriteTimeout.Add(1)
 			return gocql.Retry
 		}
 	case errors.As(err, &un):
-		r.c.RetriesUnavailable.Add(1)
-		return gocql.RetryNextHost
+		if first {
+			r.c.RetriesUnavailable.Add(1)
+			return gocql.RetryNextHost
+		}
+	case errors.As(err, &re):
+		switch re.Code() {
+		case gocql.ErrCodeBootstrapping:
+			r.c.RetriesRequest.Add(1)
+			return gocql.RetryNextHost
+		case gocql.ErrCodeOverloaded, gocql.ErrCodeServer:
+			if r.Idempotent {
+				r.c.RetriesRequest.Add(1)
+				return gocql.RetryNextHost
+			}
+		}
 	case r.Idempotent && isConnectionError(err):
 		r.c.RetriesConnection.Add(1)
 		return gocql.RetryNextHost
@@ -83,7 +118,10 @@ func isConnectionError(err error) bool {
 // the success path.
 type Counters struct {
 	RetriesReadTimeout, RetriesWriteTimeout, RetriesUnavailable, RetriesConnection atomic.Int64
-	Connects, ConnectFailures                                                      atomic.Int64
+	// RetriesRequest counts retries after an overloaded, server or
+	// bootstrapping error.
+	RetriesRequest            atomic.Int64
+	Connects, ConnectFailures atomic.Int64
 }
 
 // ObserveConnect counts connection attempts (gocql.ConnectObserver).

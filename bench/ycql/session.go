@@ -158,10 +158,12 @@ func Open(ctx context.Context, cfg *Config, srv Server) (*Session, error) {
 	switch {
 	case cfg.Routing == RoutingRoundRobin:
 		sess.events = &eventCounter{HostSelectionPolicy: child}
+	case cfg.Routing == RoutingTokenAware:
+		sess.events = &eventCounter{HostSelectionPolicy: gocql.TokenAwareHostPolicy(child)}
 	case srv.Flavor == FlavorYugabyte:
 		sess.policy = NewPartitionAwarePolicy(child, cfg.Logger)
 	default:
-		sess.events = &eventCounter{HostSelectionPolicy: gocql.TokenAwareHostPolicy(child)}
+		sess.events = &eventCounter{HostSelectionPolicy: child}
 	}
 	if sess.policy != nil {
 		cc.PoolConfig.HostSelectionPolicy = sess.policy
@@ -199,6 +201,14 @@ func (s *Session) Close() {
 	})
 }
 
+// StatementRetry is a retry policy for one worker's statements, run one at
+// a time: it keeps the statement's own count of retries, as the reference
+// driver does, where the session's shared default cannot. Set it on each
+// statement (Query.RetryPolicy, Batch.RetryPolicy).
+func (s *Session) StatementRetry() *RetryPolicy {
+	return &RetryPolicy{Max: s.Config.Retry.Max, Idempotent: s.Config.Retry.Idempotent, c: s.Counters, own: true}
+}
+
 // Stats reports the session's counters for the records.
 func (s *Session) Stats() map[string]int64 {
 	c := s.Counters
@@ -207,6 +217,7 @@ func (s *Session) Stats() map[string]int64 {
 		"ycql_retries_write_timeout": c.RetriesWriteTimeout.Load(),
 		"ycql_retries_unavailable":   c.RetriesUnavailable.Load(),
 		"ycql_retries_connection":    c.RetriesConnection.Load(),
+		"ycql_retries_request":       c.RetriesRequest.Load(),
 		"ycql_connects":              c.Connects.Load(),
 		"ycql_connect_failures":      c.ConnectFailures.Load(),
 	}
@@ -272,14 +283,14 @@ func Describe(c *Config, srv Server) map[string]string {
 		"ycql.connections_per_host": fmt.Sprint(c.ConnsPerHost),
 		"ycql.connect_timeout":      c.ConnectTimeout.String(),
 		"ycql.read_timeout":         c.ReadTimeout.String(),
-		"ycql.retry":                fmt.Sprintf("reference DefaultRetryPolicy rules, at most %d per statement, idempotent=%v", c.Retry.Max, c.Retry.Idempotent),
+		"ycql.retry":                fmt.Sprintf("reference DefaultRetryPolicy rules: timeouts and unavailable at most %d per statement, request errors on the next host until the plan runs out (idempotent=%v)", c.Retry.Max, c.Retry.Idempotent),
 		"ycql.protocol_version":     fmt.Sprint(c.ProtoVersion),
 		"ycql.reconnect_interval":   reconnect.String(),
 		"ycql.tls":                  tlsDesc,
 		"ycql.write_coalesce":       coalesce,
 		"ycql.auth":                 auth,
 	}
-	if srv.Flavor == FlavorYugabyte && c.Routing != RoutingRoundRobin {
+	if srv.Flavor == FlavorYugabyte && c.Routing == RoutingAuto {
 		m["ycql.partition_map_refresh"] = refresh.String() + " and on schema changes"
 	}
 	return m
@@ -293,10 +304,12 @@ func routingDescription(c *Config, srv Server) string {
 	switch {
 	case c.Routing == RoutingRoundRobin:
 		return child + " (partition awareness off)"
+	case c.Routing == RoutingTokenAware:
+		return "token-aware (gocql TokenAwareHostPolicy), then " + child
 	case srv.Flavor == FlavorYugabyte:
 		return "partition-aware (YugabyteDB partition hash and system.partitions; leader first, replicas shuffled at ONE), then " + child
 	}
-	return "token-aware (gocql TokenAwareHostPolicy), then " + child
+	return child + " (no YugabyteDB partition map on this server: the partition-aware policy's child)"
 }
 
 // createSession creates a gocql session, giving up when ctx is done.

@@ -217,7 +217,7 @@ func TestIntegrationYCSBLoadThenWorkloadsOnCassandra(t *testing.T) {
 					t.Errorf("summary setting %s = %q, want %q", k, sum.Settings[k], want)
 				}
 			}
-			if !strings.Contains(sum.Settings["ycql.driver"], "gocql") || !strings.Contains(sum.Settings["ycql.routing"], "token-aware") {
+			if !strings.Contains(sum.Settings["ycql.driver"], "gocql") || !strings.HasPrefix(sum.Settings["ycql.routing"], "round robin (no YugabyteDB partition map") {
 				t.Errorf("driver %q routing %q", sum.Settings["ycql.driver"], sum.Settings["ycql.routing"])
 			}
 		})

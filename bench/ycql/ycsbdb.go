@@ -13,8 +13,9 @@ import (
 // reusable buffers, so that an operation allocates little beyond what the
 // driver needs.
 type ycsbDB struct {
-	b *YCSBBinding
-	s *gocql.Session
+	b     *YCSBBinding
+	s     *gocql.Session
+	retry *RetryPolicy // this worker's: its statements' retry counts
 
 	key   textArg
 	limit intArg
@@ -30,7 +31,7 @@ type ycsbDB struct {
 }
 
 func newYCSBDB(b *YCSBBinding, s *Session) *ycsbDB {
-	return &ycsbDB{b: b, s: s.S, cache: map[string]string{}}
+	return &ycsbDB{b: b, s: s.S, retry: s.StatementRetry(), cache: map[string]string{}}
 }
 
 // textArg, bytesArg and intArg bind values without boxing a copy per call:
@@ -102,7 +103,7 @@ func (d *ycsbDB) bindValues(key string, vals []ycsb.Field, keyFirst bool) []inte
 }
 
 func (d *ycsbDB) query(ctx context.Context, stmt string, cl gocql.Consistency, args ...interface{}) *gocql.Query {
-	return d.s.Query(stmt, args...).Consistency(cl).WithContext(ctx)
+	return d.s.Query(stmt, args...).Consistency(cl).WithContext(ctx).RetryPolicy(d.retry)
 }
 
 // scanRow reads the iterator's next row into the worker's buffers.
