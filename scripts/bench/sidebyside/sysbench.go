@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -29,7 +30,7 @@ import (
 var (
 	sbBin     = flag.String("sysbench", "sysbench", "Debian's sysbench 1.0.20 (sysbench section)")
 	sbFloor   = flag.String("sbfloor", ".cache/bench/sbfloor", "sbfloor binary, built by the sysbench section")
-	sbTime    = flag.Int("sysbench-time", 3, "seconds per sysbench run")
+	sbTime    = flag.Int("sysbench-time", 5, "seconds per sysbench run")
 	sbThreads = flag.String("sysbench-threads", "16,64", "comma list of the sysbench runs' thread counts")
 	sbPlaces  = flag.String("sysbench-placements", "shared,apart", "comma list: shared (client and server on both cores), apart (postmaster pinned to core 0, client on core 1)")
 	sbReps    = flag.Int("sysbench-reps", 5, "repetitions of the sysbench section (-reps given alone sets it too)")
@@ -86,9 +87,20 @@ func (f sbFigures) perTx() (r, w, o float64) {
 type sbRun struct {
 	s sample
 	f sbFigures
+	// start is the CPU of the same client's start-up and teardown: a run of
+	// one transaction per thread just before, in the same placement. At 64
+	// threads sysbench's start (a LuaJIT state and a connection per thread)
+	// is a large part of a short run's CPU.
+	start time.Duration
 }
 
+// cpuPerTx is client CPU per transaction, the start-up's taken off.
 func (r sbRun) cpuPerTx() float64 {
+	return float64((r.s.cpu - r.start).Microseconds()) / float64(max(r.f.events, 1))
+}
+
+// rawCPUPerTx is the whole process's CPU per transaction.
+func (r sbRun) rawCPUPerTx() float64 {
 	return float64(r.s.cpu.Microseconds()) / float64(max(r.f.events, 1))
 }
 
@@ -156,12 +168,29 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 	n := sysbenchReps()
 
 	floorURL := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", pg.User, pg.Host, pg.Port, db)
-	runs := map[sbKey][]sbRun{}
+	runs, startRuns := map[sbKey][]sbRun{}, map[sbKey][]sbRun{}
 	for r := 0; r < n; r++ {
 		for _, pl := range places {
 			if err := inPlacement(pg.DataDir, pl, func(pin []string) error {
 				for _, th := range threads {
 					thr := strconv.Itoa(th)
+					floorArgs := func(time string, extra ...string) []string {
+						return append(append(pin, *sbFloor, "-url", floorURL, "-threads", thr, "-tables", strconv.Itoa(*sbTables),
+							"-table-size", strconv.Itoa(*sbRows), "-time", time), extra...)
+					}
+					start := map[string]time.Duration{}
+					for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
+						args := floorArgs("0", "-events", thr)
+						if tool != "pgx floor" {
+							args = append(pin, cmd(tool, "oltp_point_select", db, "--threads="+thr, "--events="+thr, "--time=0", "run")...)
+						}
+						x, err := run(args)
+						if err != nil {
+							return fmt.Errorf("%s start-up run (%s, %d threads): %w", tool, pl, th, err)
+						}
+						start[tool] = x.s.cpu
+						startRuns[sbKey{pl, th, "", tool}] = append(startRuns[sbKey{pl, th, "", tool}], x)
+					}
 					for _, wl := range sbWorkloads {
 						tools := []string{"sysbench", "ybload"}
 						if r%2 == 1 {
@@ -172,16 +201,17 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 							if err != nil {
 								return fmt.Errorf("%s %s (%s, %d threads): %w", tool, wl, pl, th, err)
 							}
+							x.start = start[tool]
 							k := sbKey{pl, th, wl, tool}
 							runs[k] = append(runs[k], x)
 							fmt.Fprintf(os.Stderr, "%s rep %d: %.0f tps, %.1f µs CPU/txn, %d ignored errors\n", k, r+1, x.f.tps, x.cpuPerTx(), x.f.errors)
 						}
 					}
-					x, err := run(append(pin, *sbFloor, "-url", floorURL, "-threads", thr, "-tables", strconv.Itoa(*sbTables),
-						"-table-size", strconv.Itoa(*sbRows), "-time", strconv.Itoa(*sbTime)))
+					x, err := run(floorArgs(strconv.Itoa(*sbTime)))
 					if err != nil {
 						return fmt.Errorf("sbfloor (%s, %d threads): %w", pl, th, err)
 					}
+					x.start = start["pgx floor"]
 					k := sbKey{pl, th, "oltp_point_select", "pgx floor"}
 					runs[k] = append(runs[k], x)
 					fmt.Fprintf(os.Stderr, "%s rep %d: %.0f tps, %.1f µs CPU/txn\n", k, r+1, x.f.tps, x.cpuPerTx())
@@ -207,7 +237,7 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 
 	fmt.Fprintf(out, "## sysbench: ybload sysbench --compat=1.0.20 beside %s\n\n", strings.TrimSpace(string(ver)))
 	fmt.Fprintf(out, "PostgreSQL %s (config %s); pg_stat_statements loaded on the server: %v (shared_preload_libraries = %q; the extension is not created in the benchmark's database). "+
-		"%d tables × %d rows, %s threads, %d s per run, --rand-type=uniform for both, %d repetitions, the tools' order alternating; client CPU = user+sys of the client process / transactions; tps as each tool reports it. "+
+		"%d tables × %d rows, %s threads, %d s per run, --rand-type=uniform for both, %d repetitions, the tools' order alternating; client CPU = (user+sys of the client process − its start-up run's) / transactions; tps as each tool reports it. "+
 		"A goal is met when ybload's median meets it and the two tools' min–max ranges do not overlap (issue 15).\n\n",
 		pg.Version, pg.Config, strings.Contains(preload, "pg_stat_statements"), preload, *sbTables, *sbRows, *sbThreads, *sbTime, n)
 	fmt.Fprintf(out, "prepare (%d × %d rows, 1 thread): sysbench %.1f s wall, %.2f s CPU; ybload %.1f s wall, %.2f s CPU\n\n",
@@ -216,7 +246,12 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 	cpu := func(x sbRun) float64 { return x.cpuPerTx() }
 	for _, pl := range places {
 		for _, th := range threads {
-			fmt.Fprintf(out, "### %s, %d threads\n\n| workload | client | tps (median) | spread | client CPU µs/txn (median) | spread | r/w/o per txn (median run) | ignored errors per run |\n|---|---|---|---|---|---|---|---|\n", placeName(pl), th)
+			fmt.Fprintf(out, "### %s, %d threads\n\nstart-up and teardown CPU (a run of one transaction per thread; median, spread):", placeName(pl), th)
+			for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
+				xs := startRuns[sbKey{pl, th, "", tool}]
+				fmt.Fprintf(out, " %s %.3f s (%s);", tool, medianOf(xs, startCPU), spreadOf(xs, startCPU))
+			}
+			fmt.Fprintf(out, "\n\n| workload | client | tps (median) | spread | client CPU µs/txn, start-up off (median) | spread | whole process's µs/txn (median) | r/w/o per txn (median run) | ignored errors per run |\n|---|---|---|---|---|---|---|---|---|\n")
 			for _, wl := range sbWorkloads {
 				for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
 					xs := runs[sbKey{pl, th, wl, tool}]
@@ -228,8 +263,8 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 					for _, x := range xs {
 						errs = append(errs, strconv.FormatInt(x.f.errors, 10))
 					}
-					fmt.Fprintf(out, "| %s | %s | %.0f | %s | %.2f | %s | %.3f/%.3f/%.3f | %s |\n", wl, tool, medianOf(xs, tps), spreadOf(xs, tps),
-						medianOf(xs, cpu), spreadOf(xs, cpu), r, w, o, strings.Join(errs, ", "))
+					fmt.Fprintf(out, "| %s | %s | %.0f | %s | %.2f | %s | %.2f | %.3f/%.3f/%.3f | %s |\n", wl, tool, medianOf(xs, tps), spreadOf(xs, tps),
+						medianOf(xs, cpu), spreadOf(xs, cpu), medianOf(xs, sbRun.rawCPUPerTx), r, w, o, strings.Join(errs, ", "))
 				}
 			}
 			fmt.Fprintln(out)
@@ -258,6 +293,8 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 	fmt.Fprintln(out)
 	return nil
 }
+
+func startCPU(x sbRun) float64 { return x.s.cpu.Seconds() }
 
 func medianOf(xs []sbRun, f func(sbRun) float64) float64 { return f(medianRun(xs, f)) }
 
