@@ -35,8 +35,8 @@ test-integration: testenv
 test-e2e: testenv
 	scripts/test-tiers.sh e2e
 
-bench: setup testenv build ## side-by-side benchmarks (figures, not pass/fail)
-	scripts/bench/run.sh
+bench: setup testenv build ## side-by-side benchmarks (figures, not pass/fail); BENCH_ARGS="-only sysbench" picks sections
+	scripts/bench/run.sh $(BENCH_ARGS)
 
 lint: ## formatting and vet, and terraform fmt and tflint of the modules
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi

@@ -18,6 +18,12 @@ if [[ ! -x $cache/go-ycsb ]]; then
   rm -rf "$work"
 fi
 go build -o "$cache/pgxfloor" ./scripts/bench/pgxfloor
+# The callgrind section counts instructions per transaction; valgrind is
+# installed here, for the benchmark only, not by scripts/setup.sh.
+if ! command -v valgrind >/dev/null; then
+  echo "bench: installing valgrind" >&2
+  apt-get install -y valgrind >&2 || { apt-get update >&2 && apt-get install -y valgrind >&2; }
+fi
 mkdir -p bench-out
 echo "== Go benchmarks" >&2
 go test -run '^$' -bench . -benchmem ./bench/... | tee bench-out/go-bench.txt

@@ -27,10 +27,15 @@ func main() {
 	threads := flag.Int("threads", 16, "workers, one connection each")
 	tables := flag.Int("tables", 4, "tables sbtest1..N")
 	rows := flag.Int64("table-size", 50000, "rows per table")
-	seconds := flag.Int("time", 30, "seconds to run")
+	seconds := flag.Int("time", 30, "seconds to run; 0: until -events are done")
+	events := flag.Int64("events", 0, "transactions in all, shared by the workers (sysbench's --events); 0: no limit")
 	flag.Parse()
 	if *url == "" {
 		fmt.Fprintln(os.Stderr, "sbfloor: -url is required")
+		os.Exit(2)
+	}
+	if *seconds == 0 && *events == 0 {
+		fmt.Fprintln(os.Stderr, "sbfloor: -time=0 needs -events")
 		os.Exit(2)
 	}
 	ctx := context.Background()
@@ -58,7 +63,13 @@ func main() {
 	var failed atomic.Value
 	var wg sync.WaitGroup
 	start := time.Now()
-	time.AfterFunc(time.Duration(*seconds)*time.Second, func() { stop.Store(true) })
+	if *seconds > 0 {
+		time.AfterFunc(time.Duration(*seconds)*time.Second, func() { stop.Store(true) })
+	}
+	// left is the events not yet claimed; a worker claims one before each
+	// transaction, so that a fixed run does exactly -events, as sysbench's.
+	var left atomic.Int64
+	left.Store(*events)
 	for i, c := range conns {
 		wg.Add(1)
 		go func(id int, c *pgconn.PgConn) {
@@ -69,6 +80,9 @@ func main() {
 			formats := []int16{1}
 			var n int64
 			for !stop.Load() {
+				if *events > 0 && left.Add(-1) < 0 {
+					break
+				}
 				t := 1 + r.IntN(*tables)
 				buf = strconv.AppendInt(buf[:0], 1+r.Int64N(*rows), 10)
 				params[0] = buf

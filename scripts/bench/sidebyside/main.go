@@ -37,6 +37,7 @@ type pgEnv struct {
 		Database string `json:"database"`
 		Version  string `json:"version"`
 		Config   string `json:"config"`
+		DataDir  string `json:"data_dir"`
 	} `json:"postgres"`
 }
 
@@ -59,7 +60,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,ycql,refs,pipeline (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -69,10 +70,10 @@ func main() {
 		name string
 		v    int
 	}{{"reps", *reps}, {"pipeline-reps", *pipelineReps}, {"records", *records}, {"ops", *ops}, {"threads", *threads},
-		{"null-ops", *nullOps}, {"sysbench-time", *sbTime}, {"sysbench-threads", *sbThreads}, {"sysbench-tables", *sbTables},
+		{"null-ops", *nullOps}, {"sysbench-time", *sbTime}, {"sysbench-reps", *sbReps}, {"sysbench-tables", *sbTables},
 		{"sysbench-table-size", *sbRows}, {"sysbench-events", *sbEvents}, {"ycql-records", *ycqlRecords}, {"ycql-ops", *ycqlOps},
 		{"ycql-threads", *ycqlThreads}, {"ycql-kv-time", *ycqlKVTime},
-		{"refs-null-ops", *refNullOps}, {"refs-null-threads", *refThreads}, {"refs-kv-ops", *refKVOps}, {"refs-kv-threads", *refKVThr}} {
+		{"refs-null-ops", *refNullOps}, {"refs-null-threads", *refThreads}, {"refs-kv-ops", *refKVOps}, {"refs-kv-read-ops", *refKVReadOps}, {"refs-kv-batch-ops", *refKVBatchOps}, {"refs-startup-ops", *refStartOps}, {"callgrind-events", *cgEvents}, {"refs-kv-threads", *refKVThr}} {
 		if f.v < 1 {
 			fmt.Fprintf(os.Stderr, "sidebyside: -%s=%d: must be at least 1\n", f.name, f.v)
 			os.Exit(2)
@@ -263,6 +264,16 @@ func run() error {
 	if want("sysbench") {
 		if err := sysbenchSection(ctx, out, env, fresh); err != nil {
 			return fmt.Errorf("sysbench section: %w", err)
+		}
+	}
+	if want("callgrind") {
+		if err := callgrindSection(ctx, out, env, fresh); err != nil {
+			return fmt.Errorf("callgrind section: %w", err)
+		}
+	}
+	if want("profile") {
+		if err := profileSection(ctx, out, env, fresh); err != nil {
+			return fmt.Errorf("profile section: %w", err)
 		}
 	}
 	if want("ycql") {
