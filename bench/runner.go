@@ -235,6 +235,14 @@ func (r *run) worker(id int) {
 			r.cancelled.Add(1)
 			break
 		}
+		if errors.Is(err, ErrStopWorker) {
+			// The call that stops a worker is no operation done: YCSB's
+			// client thread breaks before counting a failed load insert.
+			if c.SharedQuota && c.Operations > 0 {
+				r.shared.Add(1)
+			}
+			break
+		}
 		if end >= r.warmupEnd {
 			done++
 			r.done[id].Store(done)
@@ -245,9 +253,7 @@ func (r *run) worker(id int) {
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, ErrStopWorker) {
-				r.fail(err)
-			}
+			r.fail(err)
 			break
 		}
 	}

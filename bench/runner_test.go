@@ -360,8 +360,10 @@ func TestStopWorkerStopsOnlyThatWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Err != nil || res.Ops != 103 { // worker 0 did 3 of its 100, worker 1 all 100
-		t.Fatalf("err %v ops %d, want 103", res.Err, res.Ops)
+	// Worker 0's third call stops it and is not counted (YCSB's client
+	// thread breaks before counting it): 2 of its 100, worker 1 all 100.
+	if res.Err != nil || res.Ops != 102 {
+		t.Fatalf("err %v ops %d, want 102", res.Err, res.Ops)
 	}
 }
 

@@ -38,7 +38,9 @@ type Cleaner interface {
 }
 
 // ErrStopWorker, returned by Do, ends the worker's loop without stopping
-// the others.
+// the others. That call is not counted among the operations done (its
+// measurements stay recorded), as YCSB does not count the insert whose
+// failure stops a load thread.
 var ErrStopWorker = errors.New("worker stopped")
 
 // Sink receives the run's measurements as they are taken. Its methods are

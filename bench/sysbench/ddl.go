@@ -81,9 +81,10 @@ func PreparePlan(o *Options, yugabyte bool) *Plan {
 	}
 	order := "" // 1.0.20: "(id)"
 	options := ""
+	rows := rowsToLoad(o)
 	if o.Mode == ModeFork {
 		order = " " // the fork always writes a space before its optional ASC
-		var opts []string
+		options = o.CreateTableOptions
 		if o.RangeKeyPartitioning {
 			if yugabyte {
 				order = " ASC"
@@ -91,19 +92,18 @@ func PreparePlan(o *Options, yugabyte bool) *Plan {
 				p.Dropped = append(p.Dropped, "ASC in PRIMARY KEY (id ASC)")
 			}
 			if o.ManualRangeSplitting {
+				// The fork computes the clause from the table size its
+				// prepare loads (0 for oltp_insert without auto_inc) and
+				// prepends it to create_table_options with no space.
+				split := SplitClause(rows, o.NumTableSplits)
 				if yugabyte {
-					opts = append(opts, SplitClause(o.TableSize, o.NumTableSplits))
+					options = split + options
 				} else {
-					p.Dropped = append(p.Dropped, fmt.Sprintf("%s (%d tablets)", SplitClause(o.TableSize, o.NumTableSplits), o.NumTableSplits))
+					p.Dropped = append(p.Dropped, fmt.Sprintf("%s (%d tablets)", split, o.NumTableSplits))
 				}
 			}
 		}
-		if o.CreateTableOptions != "" {
-			opts = append(opts, o.CreateTableOptions)
-		}
-		options = strings.Join(opts, " ")
 	}
-	rows := rowsToLoad(o)
 	for t := 1; t <= int(o.Tables); t++ {
 		create := fmt.Sprintf("CREATE TABLE sbtest%d(\n  id %s,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id%s)\n) %s %s",
 			t, idDef, order, "", options)

@@ -36,11 +36,16 @@ func TestPreparePlanGolden(t *testing.T) {
 		{"fork_yugabyte_hash", nil, true},
 		{"fork_postgres_range", []string{"--range_key_partitioning=true", "--table-size=100000"}, false},
 		{"fork_yugabyte_options_noautoinc", []string{"--range_key_partitioning=true", "--create_table_options=COLOCATION = false", "--auto_inc=off", "--create_secondary=off"}, true},
+		{"fork_yugabyte_insert_noautoinc", []string{"--range_key_partitioning=true", "--auto_inc=off", "--num_table_splits=4", "--create_table_options=COLOCATION = false"}, true},
 		{"1.0.20", []string{"--compat=1.0.20"}, false},
 		{"1.0.20_noautoinc", []string{"--compat=1.0.20", "--auto_inc=off"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o := parse(t, append([]string{"oltp_read_write", "prepare", "--tables=2"}, c.args...)...)
+			workload := "oltp_read_write"
+			if strings.Contains(c.name, "insert") {
+				workload = "oltp_insert"
+			}
+			o := parse(t, append([]string{workload, "prepare", "--tables=2"}, c.args...)...)
 			golden.Check(t, "ddl_"+c.name+".sql", []byte(renderPlan(PreparePlan(o, c.yugabyte))))
 		})
 	}
@@ -57,6 +62,31 @@ func TestSplitClauseMatchesSpec(t *testing.T) {
 		if !strings.HasSuffix(steps[0].SQL, "PRIMARY KEY (id ASC)\n)  "+want) {
 			t.Errorf("table %d lacks the split clause: %q", i+1, steps[0].SQL)
 		}
+	}
+}
+
+// The fork's DDL of sbtest1 exactly as specs/sysbench.md §3.1 records it
+// from the fork's build (--range_key_partitioning=true --table-size=100000),
+// and the clause glued to --create_table_options with no space (§3.7: it is
+// prepended to the option's value).
+func TestForkDDLMatchesSpec(t *testing.T) {
+	const spec = "CREATE TABLE sbtest1(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id ASC)\n)  SPLIT AT VALUES((4166),(8333),(12500),(16666),(20833),(25000),(29166),(33333),(37500),(41666),(45833),(50000),(54166),(58333),(62500),(66666),(70833),(75000),(79166),(83333),(87500),(91666),(95833))"
+	o := parse(t, "oltp_read_write", "prepare", "--range_key_partitioning=true", "--table-size=100000")
+	if got := PreparePlan(o, true).Tables[0][0].SQL; got != spec {
+		t.Errorf("got\n%s\nwant (spec §3.1)\n%s", got, spec)
+	}
+	o = parse(t, "oltp_read_write", "prepare", "--range_key_partitioning=true", "--table-size=100000", "--create_table_options=WITH (colocation = false)")
+	if got := PreparePlan(o, true).Tables[0][0].SQL; got != spec+"WITH (colocation = false)" {
+		t.Errorf("with create_table_options: %q", got)
+	}
+}
+
+// oltp_insert without auto_inc prepares with a table size of 0 (spec §3.6),
+// and the fork builds its split values from that size.
+func TestInsertWithoutAutoIncSplitsAtZero(t *testing.T) {
+	o := parse(t, "oltp_insert", "prepare", "--table-size=1000", "--auto_inc=off", "--range_key_partitioning=true", "--num_table_splits=3")
+	if got := PreparePlan(o, true).Tables[0][0].SQL; !strings.HasSuffix(got, ")  SPLIT AT VALUES((0),(0))") {
+		t.Errorf("got %q", got)
 	}
 }
 

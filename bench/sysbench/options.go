@@ -120,8 +120,8 @@ var optionDefs = []optDef{
 	{"verbosity", kindInt, "3", "", both, "5 prints debug messages"},
 	{"rand_type", kindString, "uniform", "special", both, "distribution of ids and k: uniform, gaussian, special, pareto, zipfian"},
 	{"rand_spec_iter", kindInt, "12", "", oldOnly, "iterations of the special and gaussian distributions"},
-	{"rand_spec_pct", kindFloat, "1", "", oldOnly, "percentage of values treated as special"},
-	{"rand_spec_res", kindFloat, "75", "", oldOnly, "percentage of special values to use"},
+	{"rand_spec_pct", kindInt, "1", "", oldOnly, "percentage of values treated as special"},
+	{"rand_spec_res", kindInt, "75", "", oldOnly, "percentage of special values to use"},
 	{"rand_pareto_h", kindFloat, "0.2", "", both, "shape of the pareto distribution"},
 	{"rand_zipfian_exp", kindFloat, "0.8", "", forkOnly, "exponent of the zipfian distribution"},
 	{"rand_seed", kindInt, "0", "", both, "seed of the random numbers (0: the current time)"},
@@ -394,8 +394,9 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 	}
 	o.RandType = r.str("rand_type")
 	o.RandSpecIter = r.int("rand_spec_iter")
-	o.RandSpecPct = r.float("rand_spec_pct")
-	o.RandSpecRes = r.float("rand_spec_res")
+	// Integers in sysbench 1.0.20 (1.5 is an invalid value there).
+	o.RandSpecPct = float64(r.int("rand_spec_pct"))
+	o.RandSpecRes = float64(r.int("rand_spec_res"))
 	o.RandParetoH = r.float("rand_pareto_h")
 	o.RandZipfianExp = r.float("rand_zipfian_exp")
 	o.RandSeed = uint64(r.count("rand_seed"))
@@ -598,11 +599,14 @@ func (r *reader) bool(name string) bool {
 
 func (r *reader) str(name string) string { return r.raw(name) }
 
+// parseBool reads a boolean as sysbench 1.0.20 does: on, true or 1, off,
+// false or 0, in lower case; anything else (yes, ON, an empty value) is
+// refused there as an invalid option.
 func parseBool(s string) (v, ok bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "on", "true", "1", "yes":
+	switch strings.TrimSpace(s) {
+	case "on", "true", "1":
 		return true, true
-	case "off", "false", "0", "no", "":
+	case "off", "false", "0":
 		return false, true
 	}
 	return false, false

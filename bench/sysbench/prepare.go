@@ -81,6 +81,31 @@ func prepareThread(ctx context.Context, pr *printer, o *Options, plan *Plan, ep 
 		}
 		return nil
 	}
+	// The fork's prepare is its create then its load within each thread:
+	// every table of the thread is created before the first is loaded.
+	// 1.0.20 creates and loads table after table.
+	passes := []int{passAll}
+	if o.Mode == ModeFork {
+		passes = []int{passDDL, passLoad}
+	}
+	for _, pass := range passes {
+		if err := prepareTables(ctx, pr, o, plan, conn, d, g, tid, ddl && pass != passLoad, load && pass != passDDL, exec, stmts, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The passes of a prepare thread over its tables.
+const (
+	passAll = iota
+	passDDL
+	passLoad
+)
+
+// prepareTables runs thread tid's steps of its tables, the DDL when ddl,
+// the loads when load.
+func prepareTables(ctx context.Context, pr *printer, o *Options, plan *Plan, conn *pgconn.PgConn, d *dist, g *rng, tid int, ddl, load bool, exec func(string) error, stmts, rows *atomic.Int64) error {
 	for t := tid + 1; t <= int(o.Tables); t += o.Threads {
 		for _, st := range plan.Tables[t-1] {
 			switch {

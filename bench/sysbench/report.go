@@ -71,13 +71,16 @@ func WriteHeader(w io.Writer, h *Header) {
 func WriteStarted(w io.Writer, h *Header) {
 	var b strings.Builder
 	if h.Mode == ModeFork {
+		// The fork's driver logs "Server Endpoint: %s " with a trailing
+		// space, kept for scripts that match the whole line.
 		for _, host := range h.Hosts {
-			fmt.Fprintf(&b, "Server Endpoint: %s\n", host)
+			fmt.Fprintf(&b, "Server Endpoint: %s \n", host)
 		}
 	}
 	b.WriteString("Threads started!\n\n")
 	if h.Warmup > 0 && h.Mode == ModeFork {
-		fmt.Fprintf(&b, "Warming up for %d seconds...\n", h.Warmup)
+		// A blank line follows, as the fork prints it.
+		fmt.Fprintf(&b, "Warming up for %d seconds...\n\n", h.Warmup)
 	}
 	io.WriteString(w, b.String())
 }

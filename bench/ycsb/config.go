@@ -3,6 +3,7 @@ package ycsb
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -88,7 +89,9 @@ func ReadConfig(p *Props) (*Config, error) {
 		*dst = v
 	}
 	c.Table = p.Get("table", "usertable")
-	i(&c.FieldCount, "fieldcount", 10)
+	// YCSB core 0.17.0 reads fieldcount, recordcount and insertstart as
+	// longs (Long.parseLong), insertcount and the others as ints.
+	l(&c.FieldCount, "fieldcount", 10)
 	c.FieldNamePrefix = p.Get("fieldnameprefix", "field")
 	i(&c.FieldLength, "fieldlength", 100)
 	i(&c.MinFieldLength, "minfieldlength", 1)
@@ -108,9 +111,9 @@ func ReadConfig(p *Props) (*Config, error) {
 	i(&c.MaxScanLength, "maxscanlength", 1000)
 	c.ScanLengthDist = p.Get("scanlengthdistribution", "uniform")
 	c.OrderedInserts = p.Get("insertorder", "hashed") != "hashed"
-	i(&c.RecordCount, "recordcount", 0)
+	l(&c.RecordCount, "recordcount", 0)
 	recordCountSet := p.Has("recordcount")
-	i(&c.InsertStart, "insertstart", 0)
+	l(&c.InsertStart, "insertstart", 0)
 	i(&c.OperationCount, "operationcount", 0)
 	i(&c.ZeroPadding, "zeropadding", 1)
 	f(&c.HotspotDataFraction, "hotspotdatafraction", 0.2)
@@ -162,6 +165,11 @@ func ReadConfig(p *Props) (*Config, error) {
 	} else {
 		c.InsertCount = c.RecordCount - c.InsertStart
 		c.LoadCount = c.RecordCount
+		if c.InsertCount > math.MaxInt32 {
+			// YCSB parses insertcount's default, recordcount − insertstart,
+			// as an int and stops with a NumberFormatException.
+			errs = append(errs, p.bad("recordcount", fmt.Sprintf("recordcount − insertstart = %d is past a 32-bit int, which YCSB's insertcount (an int, defaulting to it) cannot hold: set insertcount", c.InsertCount)))
+		}
 	}
 	if c.InsertCount < 1 && !p.Has("insertcount") && c.InsertStart > 0 {
 		errs = append(errs, p.bad("insertstart", "must be below recordcount (no key left to insert)"))
@@ -181,7 +189,7 @@ func ReadConfig(p *Props) (*Config, error) {
 			errs = append(errs, p.bad("hotspotdatafraction", "want a fraction strictly between 0 and 1 (the hot and the cold set must both hold keys)"))
 		}
 	}
-	if c.HotspotOpnFraction < 0 || c.HotspotOpnFraction > 1 {
+	if c.RequestDistribution == "hotspot" && (c.HotspotOpnFraction < 0 || c.HotspotOpnFraction > 1) {
 		errs = append(errs, p.bad("hotspotopnfraction", "want a fraction between 0 and 1"))
 	}
 	if c.RequestDistribution == "exponential" {

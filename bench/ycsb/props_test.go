@@ -120,6 +120,9 @@ func TestNamedDeviationsAreRefused(t *testing.T) {
 		{"interval 0", []string{"-p", "ybload.interval=0s"}, "ybload.interval=\"0s\": must be positive"},
 		{"huge threadcount", []string{"-p", "threadcount=99999999"}, "threadcount=\"99999999\": must be at most 100000"},
 		{"huge fieldcount", []string{"-p", "fieldcount=2000000000"}, "fieldcount=\"2000000000\": must be 1 to 1600"},
+		{"huge fieldcount past an int", []string{"-p", "fieldcount=3000000000"}, "fieldcount=\"3000000000\": must be 1 to 1600"},
+		{"insertcount's default past an int", []string{"-p", "recordcount=3000000000"}, "recordcount=\"3000000000\": recordcount − insertstart = 3000000000 is past a 32-bit int"},
+		{"hotspot operation fraction", []string{"-p", "requestdistribution=hotspot", "-p", "hotspotopnfraction=2"}, "hotspotopnfraction=\"2\": want a fraction between 0 and 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -192,5 +195,22 @@ func TestFieldLengthHistogramRuns(t *testing.T) {
 		"-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram="+hist+".missing")
 	if code != exitcode.Config || !strings.Contains(stderr, "fieldlengthhistogram: open "+hist+".missing") {
 		t.Errorf("missing file: exit %d\n%s", code, stderr)
+	}
+}
+
+// YCSB core 0.17.0 reads recordcount and insertstart as longs and uses
+// hotspotopnfraction only under the hotspot distribution: a count past
+// int's range with an insertcount that fits, and an operation fraction out
+// of range under another distribution, run.
+func TestLongCountsAndUnusedHotspotFractionRun(t *testing.T) {
+	for _, args := range [][]string{
+		{"-p", "recordcount=3000000000", "-p", "insertcount=10"},
+		{"-p", "recordcount=3000000010", "-p", "insertstart=3000000000", "-p", "insertcount=10"},
+		{"-p", "recordcount=10", "-p", "hotspotopnfraction=2"},
+	} {
+		code, out, stderr := runMain(t, append([]string{"run", "null", "-P", "workloads/workloadc", "-p", "operationcount=5"}, args...)...)
+		if code != 0 || !strings.Contains(out, "[READ], Operations, 5\n") {
+			t.Errorf("%v: exit %d, stderr %q\n%s", args, code, stderr, out)
+		}
 	}
 }

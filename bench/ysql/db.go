@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -166,16 +168,20 @@ func (d *db) read(ctx context.Context, s *shard, key string, fields []string, re
 		}
 		return ycsb.NotFound, nil
 	}
-	// YCSB copies values only when fields were named.
+	// YCSB copies values only when fields were named, each by
+	// ResultSet.getString(name): PgJDBC finds the column whatever its
+	// case, and a name not in the row throws, which the binding returns
+	// as ERROR.
 	if fields != nil && result != nil {
 		fd := rows.FieldDescriptions()
 		raw := rows.RawValues()
 		for _, f := range fields {
-			for i := range fd {
-				if fd[i].Name == f {
-					result[f] = append([]byte(nil), raw[i]...)
-				}
+			i := slices.IndexFunc(fd, func(c pgconn.FieldDescription) bool { return strings.EqualFold(c.Name, f) })
+			if i < 0 {
+				rows.Close()
+				return ycsb.Error, fmt.Errorf("the column name %s was not found in this ResultSet", f)
 			}
+			result[f] = append([]byte(nil), raw[i]...)
 		}
 	}
 	rows.Close()

@@ -1,0 +1,20 @@
+-- table 1
+CREATE TABLE sbtest1(
+  id INTEGER NOT NULL,
+  k INTEGER DEFAULT '0' NOT NULL,
+  c CHAR(120) DEFAULT '' NOT NULL,
+  pad CHAR(60) DEFAULT '' NOT NULL,
+  PRIMARY KEY (id ASC)
+)  SPLIT AT VALUES((0),(0),(0))COLOCATION = false;
+CREATE INDEX k_1 ON sbtest1(k);
+-- bulk load: 0 rows;
+-- table 2
+CREATE TABLE sbtest2(
+  id INTEGER NOT NULL,
+  k INTEGER DEFAULT '0' NOT NULL,
+  c CHAR(120) DEFAULT '' NOT NULL,
+  pad CHAR(60) DEFAULT '' NOT NULL,
+  PRIMARY KEY (id ASC)
+)  SPLIT AT VALUES((0),(0),(0))COLOCATION = false;
+CREATE INDEX k_2 ON sbtest2(k);
+-- bulk load: 0 rows;
