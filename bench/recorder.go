@@ -70,6 +70,11 @@ type sampleBuf struct {
 	ends []int64 // clock ns of each sample's end; only when raw output is on
 }
 
+// NewRecorder returns a recorder outside any run, on a clock of its own: a
+// test or a benchmark can drive one worker's operations with it. Its
+// samples are kept until the process ends; nothing drains them.
+func NewRecorder() *Recorder { return newRecorder(NewClock(), false, 0) }
+
 func newRecorder(clk *Clock, raw bool, warmupEnd int64) *Recorder {
 	return &Recorder{clk: clk, raw: raw, warmupEnd: warmupEnd}
 }
