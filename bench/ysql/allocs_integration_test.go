@@ -128,3 +128,34 @@ func TestIntegrationYSQLOperationsAllocateNothing(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkYSQLWorkloadAFake is one workload A operation through the
+// workload, the YSQL binding and the recorder, on the fake connection: the
+// agent's own cost per statement, without pgx's and the server's.
+func BenchmarkYSQLWorkloadAFake(b *testing.B) {
+	p := ycsb.NewProps()
+	data, _ := ycsb.BuiltinWorkload("workloada")
+	p.LoadFile("workloada", data)
+	p.SetFlag("recordcount", "1000000", "-p")
+	cfg, err := ycsb.ReadConfig(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	table := cfg.Table
+	bd := &Binding{cfg: &Config{AutoCommit: true, Table: table}, read: readSQL(table), scan: scanSQL(table, ""), del: deleteSQL(table)}
+	core, err := ycsb.NewCore(cfg, false, fakeBinding{b: bd, conn: &fakeConn{}}, 1, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	w, err := core.NewWorker(ctx, 0, bench.NewRecorder())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.Do(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
