@@ -21,6 +21,10 @@ import (
 // counters and the ticker swaps buffers and waits for an append in flight to
 // finish (a writer-reader phaser).
 type Recorder struct {
+	// Recorders are allocated one by one, and their owners write to them
+	// on every operation: the padding keeps two workers' recorders off
+	// each other's cache lines.
+	_   [cacheLine]byte
 	clk *Clock
 
 	// Set by the engine before each operation; read only by the owner.
@@ -36,6 +40,14 @@ type Recorder struct {
 	bufs   [2]sampleBuf
 
 	discard atomic.Bool // set once in-flight operations are being cancelled
+
+	// lastEnd is the end of the latest measurement and observed says one
+	// was taken during the operation in progress: the engine takes the
+	// operation's end from them rather than reading the clock again.
+	lastEnd  int64
+	observed bool
+
+	_ [cacheLine]byte
 }
 
 // sample is one measurement. Latencies are whole microseconds, saturated at
@@ -57,6 +69,11 @@ type sampleBuf struct {
 	s    []sample
 	ends []int64 // clock ns of each sample's end; only when raw output is on
 }
+
+// NewRecorder returns a recorder outside any run, on a clock of its own: a
+// test or a benchmark can drive one worker's operations with it. Its
+// samples are kept until the process ends; nothing drains them.
+func NewRecorder() *Recorder { return newRecorder(NewClock(), false, 0) }
 
 func newRecorder(clk *Clock, raw bool, warmupEnd int64) *Recorder {
 	return &Recorder{clk: clk, raw: raw, warmupEnd: warmupEnd}
@@ -88,6 +105,7 @@ func (r *Recorder) add(op Op, st Status, start, end int64, n int) {
 	if r.discard.Load() {
 		return
 	}
+	r.lastEnd, r.observed = end, true
 	s := sample{svc: micros(end - start), n: uint32(n), op: op, st: st}
 	if r.scheduled {
 		s.resp = micros(end - r.intended)

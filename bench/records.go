@@ -2,6 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"maps"
+	"math"
+	"runtime/metrics"
+	"strconv"
 
 	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/record"
@@ -48,6 +52,7 @@ func (s *RecordSink) Begin(info *RunInfo) error {
 	}
 	m.Geometry = record.Shared
 	m.Ops = append([]string(nil), s.cat.Ops...)
+	m.Settings = withRuntime(m.Settings)
 	for _, st := range s.cat.Statuses {
 		m.Statuses = append(m.Statuses, st.Name)
 	}
@@ -143,4 +148,25 @@ func (s *RecordSink) End(res *Result) error {
 		return fmt.Errorf("write records: %w", err)
 	}
 	return s.w.Flush()
+}
+
+// withRuntime adds the Go runtime settings the agent runs with to a copy of
+// settings: the threads running Go code and the collector's target shape
+// the client's own cost, whichever family the run is. They are read from
+// the runtime itself, so they are what was in force, however it was set.
+func withRuntime(settings map[string]string) map[string]string {
+	out := make(map[string]string, len(settings)+3)
+	maps.Copy(out, settings)
+	m := []metrics.Sample{{Name: "/sched/gomaxprocs:threads"}, {Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(m)
+	out["go.gomaxprocs"] = strconv.FormatUint(m[0].Value.Uint64(), 10)
+	// GOGC=off reads as 0 here and as "off" in the records.
+	out["go.gogc"] = "off"
+	if gc := m[1].Value.Uint64(); gc > 0 {
+		out["go.gogc"] = strconv.FormatUint(gc, 10)
+	}
+	if lim := m[2].Value.Uint64(); lim < math.MaxInt64 {
+		out["go.memory_limit"] = strconv.FormatUint(lim, 10)
+	}
+	return out
 }

@@ -3,6 +3,9 @@ package bench
 import (
 	"bytes"
 	"context"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +90,24 @@ func TestTruncatedRecordFileKeepsCompleteLines(t *testing.T) {
 	bad := strings.Replace(s, `"type":"tick"`, `"type":"tock"`, 1)
 	if _, err := record.Read("bad.jsonl", strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
 		t.Errorf("error %v should name bad.jsonl:2", err)
+	}
+}
+
+// The Meta record says what the Go runtime ran with, beside the caller's
+// settings: GOMAXPROCS as the runtime answers it, GOGC as set here.
+func TestRecordsSayTheRuntimeSettings(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(250))
+	var buf bytes.Buffer
+	sink := NewRecordSink(record.NewWriter(&buf), record.Meta{Agent: "a", Phase: "run", Settings: map[string]string{"k": "v"}})
+	if _, err := Run(context.Background(), &fakeWorkload{}, Config{Threads: 1, Operations: 10, Sinks: []Sink{sink}}); err != nil {
+		t.Fatal(err)
+	}
+	file, err := record.Read("records", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := file.Meta.Settings
+	if s["k"] != "v" || s["go.gomaxprocs"] != strconv.Itoa(runtime.GOMAXPROCS(0)) || s["go.gogc"] != "250" {
+		t.Errorf("settings %v", s)
 	}
 }

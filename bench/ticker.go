@@ -88,8 +88,8 @@ func (r *run) drain(iv *Interval) {
 
 // progress returns the operations counted so far and what remains of the quotas.
 func (r *run) progress() (done, todo int64) {
-	for i := range r.done {
-		d := r.done[i].Load()
+	for i := range r.counts {
+		d := r.counts[i].done.Load()
 		done += d
 		if r.quotas != nil && r.quotas[i] > d {
 			todo += r.quotas[i] - d
@@ -99,6 +99,15 @@ func (r *run) progress() (done, todo int64) {
 		todo = max(r.cfg.Operations-done, 0)
 	}
 	return done, todo
+}
+
+// warmOps sums the operations completed during warm-up.
+func (r *run) warmOps() int64 {
+	var n int64
+	for i := range r.counts {
+		n += r.counts[i].warm.Load()
+	}
+	return n
 }
 
 func (r *run) result(totals, warmTotals []*OpStats) *Result {
@@ -114,7 +123,7 @@ func (r *run) result(totals, warmTotals []*OpStats) *Result {
 		End:          r.clk.Wall(end),
 		RunTime:      time.Duration(end - measureFrom),
 		Ops:          done,
-		WarmupOps:    r.warm.Load(),
+		WarmupOps:    r.warmOps(),
 		Totals:       totals,
 		WarmupTotals: warmTotals,
 		Scheduled:    c.Schedule != nil,

@@ -41,18 +41,27 @@ type Pacer interface {
 	Next(ctx context.Context) (intended int64, ok bool)
 }
 
-// sleepUntil waits until the clock reaches t, or ctx is done.
-func sleepUntil(ctx context.Context, clk Clock, t int64) bool {
+// sleeper waits on one timer it keeps: a paced operation waits once, and
+// a new timer per wait would be an allocation per operation.
+type sleeper struct{ t *time.Timer }
+
+// until waits until the clock reaches t, or ctx is done.
+func (s *sleeper) until(ctx context.Context, clk Clock, t int64) bool {
 	d := time.Duration(t - clk.Now())
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
+	if s.t == nil {
+		s.t = time.NewTimer(d)
+	} else {
+		// Since Go 1.23 a Reset timer's channel holds no stale tick.
+		s.t.Reset(d)
+	}
 	select {
-	case <-tm.C:
+	case <-s.t.C:
 		return true
 	case <-ctx.Done():
+		s.t.Stop()
 		return false
 	}
 }

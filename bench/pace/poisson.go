@@ -61,10 +61,11 @@ func (p *Poisson) Start(ctx context.Context, clk Clock, origin int64) {
 	ch := p.queue()
 	go func() {
 		rng := newRand(p.Seed)
+		var sleep sleeper
 		t := origin
 		for {
 			t += GapNs(p.Rate, rng.Float64())
-			if !sleepUntil(ctx, clk, t) {
+			if !sleep.until(ctx, clk, t) {
 				return
 			}
 			select {

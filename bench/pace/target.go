@@ -72,6 +72,7 @@ type targetPacer struct {
 	rng    *rand.Rand
 	origin int64
 	k      int64
+	sleep  sleeper
 }
 
 func (p *targetPacer) Next(ctx context.Context) (int64, bool) {
@@ -80,7 +81,7 @@ func (p *targetPacer) Next(ctx context.Context) (int64, bool) {
 		// The thread's origin is when it starts its loop, after its own
 		// connection setup and the optional jitter (YCSB ClientThread.run).
 		j := p.t.JitterNs(p.rng.Float64())
-		if j > 0 && !sleepUntil(ctx, clk, clk.Now()+j) {
+		if j > 0 && !p.sleep.until(ctx, clk, clk.Now()+j) {
 			return 0, false
 		}
 		p.origin = clk.Now()
@@ -88,7 +89,7 @@ func (p *targetPacer) Next(ctx context.Context) (int64, bool) {
 	}
 	due := p.origin + p.t.IntendedOffset(p.k)
 	p.k++
-	if !sleepUntil(ctx, clk, due) {
+	if !p.sleep.until(ctx, clk, due) {
 		return 0, false
 	}
 	return due, true

@@ -49,6 +49,7 @@ func BenchmarkWorkloadANull(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
 	res, err := bench.Run(context.Background(), core, bench.Config{Threads: 2, Operations: int64(b.N)})
 	if err != nil || res.Ops != int64(b.N) {
 		b.Fatal(err)

@@ -185,6 +185,7 @@ type worker struct {
 	rec     *bench.Recorder
 	rng     *rand.Rand
 	key     []byte
+	keys    keyArena
 	one     [1]string
 	vals    []Field
 	ordered []Field
@@ -224,7 +225,7 @@ func (w *worker) keyName(keynum int64) string {
 		keynum = cfg.RecordCount + (keynum-cfg.RecordCount)*cfg.AgentCount + cfg.AgentIndex
 	}
 	w.key = KeyName(w.key, cfg.KeyPrefix, keynum, int(cfg.ZeroPadding), cfg.OrderedInserts)
-	return string(w.key)
+	return w.keys.str(w.key)
 }
 
 func (w *worker) value(key, field string) Value {

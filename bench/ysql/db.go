@@ -29,7 +29,7 @@ func (b *Binding) NewDB(ctx context.Context, _, _ int) (ycsb.DB, error) {
 			d.close()
 			return nil, err
 		}
-		d.conns = append(d.conns, &shard{conn: c})
+		d.conns = append(d.conns, &shard{conn: c, stmts: c})
 	}
 	// Statements run without a context watch each (pgx starts one per call
 	// for a cancellable context, a tenth of the client's CPU on short
@@ -55,6 +55,7 @@ func (d *db) stmtCtx(ctx context.Context) context.Context {
 
 type shard struct {
 	conn    *pgx.Conn
+	stmts   querier    // conn as the autocommit statements see it
 	tx      pgx.Tx     // open transaction when jdbc.autocommit=false
 	batch   *pgx.Batch // queued inserts (jdbc.batchupdateapi)
 	queued  int        // inserts queued in batch
@@ -63,12 +64,22 @@ type shard struct {
 }
 
 type db struct {
-	b       *Binding
-	conns   []*shard
-	buf     []byte
-	args    []any
-	updates stmtCache // SQL text per field list
-	inserts stmtCache
+	b     *Binding
+	conns []*shard
+	buf   []byte
+	args  []any
+	// The parameters are passed by pointer to fields of the worker's own:
+	// a pointer fits in an interface, where a string, a slice or a large
+	// int would be copied to the heap on every statement. pgx encodes *T
+	// exactly as T (same type, same bytes), so the statements do not change.
+	key      string
+	count    int
+	vals     [][]byte
+	keyArg   any       // &key
+	countArg any       // &count
+	valArgs  []any     // &vals[i]
+	updates  stmtCache // SQL text per field list
+	inserts  stmtCache
 	// groupCols are the columns of ysql.load.batch's grouped inserts.
 	groupCols []string
 	watched   context.Context
@@ -91,7 +102,7 @@ type querier interface {
 
 func (d *db) q(ctx context.Context, s *shard) (querier, error) {
 	if d.b.cfg.AutoCommit {
-		return s.conn, nil
+		return s.stmts, nil
 	}
 	if s.tx == nil {
 		tx, err := s.conn.Begin(ctx)
@@ -118,6 +129,25 @@ func (d *db) exec(ctx context.Context, s *shard, sql string, args ...any) (pgcon
 	}
 }
 
+// keyParam is the key as a statement parameter.
+func (d *db) keyParam(key string) any {
+	d.key = key
+	if d.keyArg == nil {
+		d.keyArg = &d.key
+	}
+	return d.keyArg
+}
+
+// countParam is a scan's row count as a statement parameter.
+func (d *db) countParam(n int) any {
+	d.count = n
+	if d.countArg == nil {
+		d.countArg = &d.count
+	}
+	return d.countArg
+}
+
+// materialize appends the values' bytes to the parameters.
 func (d *db) materialize(vals []ycsb.Field) {
 	d.buf = d.buf[:0]
 	n := 0
@@ -127,11 +157,37 @@ func (d *db) materialize(vals []ycsb.Field) {
 	if cap(d.buf) < n {
 		d.buf = make([]byte, 0, n)
 	}
-	for _, f := range vals {
+	if len(d.vals) < len(vals) {
+		d.vals = make([][]byte, len(vals))
+		d.valArgs = make([]any, len(vals))
+		for i := range d.vals {
+			d.valArgs[i] = &d.vals[i]
+		}
+	}
+	for i, f := range vals {
 		start := len(d.buf)
 		d.buf = f.Value.AppendTo(d.buf)
-		d.args = append(d.args, d.buf[start:len(d.buf):len(d.buf)])
+		d.vals[i] = d.buf[start:len(d.buf):len(d.buf)]
+		d.args = append(d.args, d.valArgs[i])
 	}
+}
+
+// ownArgs copies parameters for a statement that runs later (a queued
+// batch): the worker's own fields change with the next statement.
+func ownArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case *string:
+			a = *v
+		case *int:
+			a = *v
+		case *[]byte:
+			a = append([]byte(nil), *v...)
+		}
+		out[i] = a
+	}
+	return out
 }
 
 func (d *db) Read(ctx context.Context, table, key string, fields []string, result map[string][]byte) ycsb.Status {
@@ -155,7 +211,7 @@ func (d *db) read(ctx context.Context, s *shard, key string, fields []string, re
 	if err != nil {
 		return ycsb.Error, err
 	}
-	d.args = append(d.args[:0], key) // a reused slice: no variadic allocation
+	d.args = append(d.args[:0], d.keyParam(key)) // a reused slice: no variadic allocation
 	rows, err := q.Query(ctx, d.b.read, d.args...)
 	if err != nil {
 		return ycsb.Error, err
@@ -196,7 +252,7 @@ func (d *db) Scan(ctx context.Context, table, startKey string, count int, fields
 		d.b.logError("Error in processing scan of table: "+table, err)
 		return 0, ycsb.Error
 	}
-	d.args = append(d.args[:0], startKey, count)
+	d.args = append(d.args[:0], d.keyParam(startKey), d.countParam(count))
 	rows, err := q.Query(ctx, d.b.scan, d.args...)
 	if err != nil {
 		d.b.logError("Error in processing scan of table: "+table, err)
@@ -219,7 +275,7 @@ func (d *db) Update(ctx context.Context, table, key string, vals []ycsb.Field) y
 	sql := d.updates.get(vals, func(names []string) string { return updateSQL(table, names) })
 	d.args = d.args[:0]
 	d.materialize(vals)
-	d.args = append(d.args, key)
+	d.args = append(d.args, d.keyParam(key))
 	tag, err := d.exec(ctx, d.shardFor(key), sql, d.args...)
 	if err != nil {
 		d.b.logError("Error in processing update to table: "+table, err)
@@ -239,21 +295,14 @@ func (d *db) Insert(ctx context.Context, table, key string, vals []ycsb.Field) y
 	if cfg.LoadBatch != "" {
 		return d.insertGrouped(ctx, s, table, vals, key)
 	}
-	d.args = append(d.args[:0], key)
+	d.args = append(d.args[:0], d.keyParam(key))
 	d.materialize(vals)
 	if cfg.BatchUpdateAPI {
 		// jdbc.batchupdateapi: queue; execute every db.batchsize-th insert.
 		if s.batch == nil {
 			s.batch = &pgx.Batch{}
 		}
-		args := make([]any, len(d.args))
-		for i, a := range d.args {
-			if b, ok := a.([]byte); ok {
-				a = append([]byte(nil), b...)
-			}
-			args[i] = a
-		}
-		s.batch.Queue(sql, args...)
+		s.batch.Queue(sql, ownArgs(d.args)...)
 		s.queued++
 		s.inBatch++
 		if cfg.BatchSize > 0 && s.inBatch%cfg.BatchSize == 0 {
@@ -380,7 +429,7 @@ func (d *db) commit(ctx context.Context, s *shard) error {
 
 func (d *db) Delete(ctx context.Context, table, key string) ycsb.Status {
 	ctx = d.stmtCtx(ctx)
-	d.args = append(d.args[:0], key)
+	d.args = append(d.args[:0], d.keyParam(key))
 	tag, err := d.exec(ctx, d.shardFor(key), d.b.del, d.args...)
 	if err != nil {
 		d.b.logError("Error in processing delete to table: "+table, err)
