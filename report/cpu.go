@@ -33,6 +33,7 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 		sampled = sampled || len(span.Samples) > 0
 	}
 	sort.Strings(hosts)
+	left := 0 // intervals left out, as no share of the machine can be above all of it
 	for _, h := range hosts {
 		r := hostcpu.Steady(f.Hosts[h].Readings())
 		s := Series{Name: h}
@@ -43,9 +44,18 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 			}
 		} else {
 			for i := 1; i < len(r); i++ {
-				if u, ok := hostcpu.Between(r[i-1], r[i]); ok {
-					s.X, s.Y = append(s.X, r[i].At-r[0].At), append(s.Y, u.Percent)
+				u, ok := hostcpu.Between(r[i-1], r[i])
+				if !ok {
+					continue
 				}
+				if r[i].Mode == hostcpu.ModeProcess && u.Percent > 100 {
+					// More than the whole machine: the processes' count
+					// took in children reaped in that interval whose time
+					// was spent before it. Not a figure to draw.
+					left++
+					continue
+				}
+				s.X, s.Y = append(s.X, r[i].At-r[0].At), append(s.Y, u.Percent)
 			}
 		}
 		if len(s.X) > 0 {
@@ -57,6 +67,9 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 	}
 	if !sampled {
 		c.Note = "CPU sampled at the phase's start and end only"
+	}
+	if left > 0 {
+		c.Note = fmt.Sprintf("%d interval(s) left out: the database processes' count read above the whole machine there (connections reaped in it, their time spent before)", left)
 	}
 	return c, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/internal/hostcpu"
 )
 
 // fixtureDir is the committed fixture run directory; go test -update
@@ -301,5 +302,31 @@ func TestBuildProblems(t *testing.T) {
 	tp := w.Charts[0].Series[0]
 	if got, want := tp.Y[len(tp.Y)-1], float64(fixture.perTick*len(fixture.ops)); got != want {
 		t.Errorf("r1's last tick: %v measurements/s, want %v (one agent)", got, want)
+	}
+}
+
+// A process-mode interval that reads above the whole machine (a local
+// run's last interval, where reaped connections' time arrives at once)
+// is left out of the CPU chart and said under it; the others are drawn.
+func TestCPUChartLeavesOutTheImpossible(t *testing.T) {
+	dir := t.TempDir()
+	sample := func(busy int64, at float64) hostcpu.Sample {
+		return hostcpu.Sample{Mode: hostcpu.ModeProcess, Busy: busy, Hz: 100, Cores: 2, At: at}
+	}
+	// 30 %, 30 %, then 700 ticks in 2 s: 175 % of two cores.
+	f := &hostcpu.File{Workload: "workloada", Phase: "run", Hosts: map[string]hostcpu.Span{
+		"db-1": {Before: sample(0, 0), Samples: []hostcpu.Sample{sample(300, 5), sample(600, 10)}, After: sample(1300, 12)}}}
+	if err := hostcpu.Write(dir, f); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cpuChart(dir, &collect.WorkloadResult{Name: "workloada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Series) != 1 || len(c.Series[0].Y) != 2 || c.Series[0].Y[0] != 30 || c.Series[0].Y[1] != 30 {
+		t.Fatalf("series %+v", c.Series)
+	}
+	if !strings.Contains(c.Note, "1 interval(s) left out") {
+		t.Errorf("note %q", c.Note)
 	}
 }
