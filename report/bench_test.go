@@ -2,9 +2,9 @@ package report
 
 import (
 	"os"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/ybbench/ybbench/internal/cpubench"
 )
 
 // BenchmarkWrite renders report.html and its CSV for a run of 6
@@ -40,10 +40,4 @@ func BenchmarkWrite(b *testing.B) {
 }
 
 // cpuSeconds is the process's user and system CPU time.
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
+func cpuSeconds(*testing.B) float64 { return cpubench.Now().Seconds() }
