@@ -232,6 +232,7 @@ func settingsOf(o *Options, srv ServerInfo, seed uint64, version string) map[str
 		"server.yugabytedb":        strconv.FormatBool(srv.YugabyteDB),
 		"ybload.version":           version,
 		"ybload.grace":             o.Grace.String(),
+		"ybload.socket":            o.Socket,
 		"latency.records":          SourceHDR,
 		"latency.sysbench_report":  SourceSysbench,
 	}

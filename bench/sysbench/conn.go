@@ -13,12 +13,14 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/blocksock"
 )
 
 // endpoint is one server as --pgsql-* name it.
 type endpoint struct {
 	host, user, password, db, sslmode string
 	port                              int
+	blocking                          bool // --ybload-socket=blocking
 }
 
 func (e endpoint) String() string {
@@ -30,7 +32,8 @@ func (e endpoint) String() string {
 func endpoints(o *Options) []endpoint {
 	eps := make([]endpoint, len(o.Hosts))
 	for i, h := range o.Hosts {
-		eps[i] = endpoint{host: h, port: o.Port, user: o.User, password: o.Password, db: o.DB, sslmode: o.SSLMode}
+		eps[i] = endpoint{host: h, port: o.Port, user: o.User, password: o.Password, db: o.DB, sslmode: o.SSLMode,
+			blocking: o.Socket == "blocking"}
 	}
 	return eps
 }
@@ -50,6 +53,9 @@ func connect(ctx context.Context, ep endpoint) (*pgconn.PgConn, error) {
 	}
 	if ep.password != "" {
 		cfg.Password = ep.password
+	}
+	if ep.blocking {
+		cfg.DialFunc = blocksock.Dial
 	}
 	c, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {

@@ -155,6 +155,7 @@ var optionDefs = []optDef{
 	{"ybload_cpuprofile", kindString, "", "", both, "write a Go CPU profile of the run"},
 	{"ybload_grace", kindString, "10s", "", both, "how long events in flight at the end may take before they are cancelled"},
 	{"ybload_start_at", kindString, "", "", both, "wait until this instant (Unix ms or RFC 3339) after connecting, before the warm-up and the run"},
+	{"ybload_socket", kindString, "poller", "", both, "poller (Go's network poller, default) or blocking (a blocking socket and an OS thread per connection, as libpq)"},
 }
 
 func findOpt(name string) (*optDef, bool) {
@@ -203,7 +204,10 @@ type Options struct {
 	PSMode                                                string
 
 	Records, Summary, Agent, CPUProfile string
-	Grace                               time.Duration
+	// Socket is how connections wait for the server: "poller" (Go's
+	// network poller) or "blocking" (package blocksock).
+	Socket string
+	Grace  time.Duration
 	// StartAt is when the run starts (zero: at once): agents on several
 	// clients are given the same instant.
 	StartAt time.Time
@@ -409,6 +413,11 @@ func ParseArgs(args []string, getenv func(string) string, readSecret func(string
 	o.Summary = r.str("ybload_summary")
 	o.Agent = r.str("ybload_agent")
 	o.CPUProfile = r.str("ybload_cpuprofile")
+	switch o.Socket = r.str("ybload_socket"); o.Socket {
+	case "poller", "blocking":
+	default:
+		bad("--ybload-socket=%s: want poller or blocking", o.Socket)
+	}
 	errs = append(errs, r.errs...)
 	if g, err := time.ParseDuration(r.str("ybload_grace")); err != nil || g <= 0 {
 		bad("--ybload-grace=%s: want a positive duration such as 10s", r.str("ybload_grace"))

@@ -89,16 +89,18 @@ func render(m map[string]int64) string {
 // The statements sent, captured on the server with pg_stat_statements in a
 // database of the test's own (filtered and reset by its id): the same
 // normalised texts and calls per event as the spec, in both modes, prepared
-// and as literal SQL (--db-ps-mode=disable).
+// and as literal SQL (--db-ps-mode=disable), and on a blocking socket.
 func TestIntegrationStatementsCaptured(t *testing.T) {
 	const n = 40
-	for _, v := range []struct{ name, mode, ps string }{
-		{"yb", "yb", "auto"}, {"1.0.20", "1.0.20", "auto"}, {"yb_literal", "yb", "disable"},
+	for _, v := range []struct{ name, mode, ps, socket string }{
+		{"yb", "yb", "auto", "poller"}, {"1.0.20", "1.0.20", "auto", "poller"}, {"yb_literal", "yb", "disable", "poller"},
+		// The blocking socket changes how the client waits, not what it sends.
+		{"1.0.20_blocking_socket", "1.0.20", "auto", "blocking"},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			d := newTestDB(t)
 			d.exec(t, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-			common := []string{"--tables=3", "--table-size=500", "--compat=" + v.mode, "--db-ps-mode=" + v.ps}
+			common := []string{"--tables=3", "--table-size=500", "--compat=" + v.mode, "--db-ps-mode=" + v.ps, "--ybload-socket=" + v.socket}
 			d.must(t, append([]string{"oltp_read_write", "prepare"}, common...)...)
 			for _, wl := range Workloads {
 				d.exec(t, "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)")

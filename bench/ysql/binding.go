@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/blocksock"
 	"github.com/ybbench/ybbench/bench/ycsb"
 )
 
@@ -81,6 +82,9 @@ func (b *Binding) connect(ctx context.Context, ep Endpoint) (*pgx.Conn, error) {
 	cc.Password = b.cfg.Password
 	if pw := ep.Params["password"]; pw != "" {
 		cc.Password = pw
+	}
+	if b.cfg.Socket == "blocking" {
+		cc.DialFunc = blocksock.Dial
 	}
 	conn, err := pgx.ConnectConfig(ctx, cc)
 	if err != nil {
@@ -182,6 +186,7 @@ func (b *Binding) Settings() map[string]string {
 		"ysql.batchupdateapi": strconv.FormatBool(b.cfg.BatchUpdateAPI),
 		"ysql.retries":        strconv.Itoa(b.cfg.Retries),
 		"ysql.statements":     "prepared (pgx statement cache)",
+		"ysql.socket":         b.cfg.Socket,
 	}
 	if b.cfg.FetchSize >= 0 {
 		s["ysql.fetchsize"] = strconv.FormatInt(b.cfg.FetchSize, 10) + " (no effect: pgx receives a scan's rows in one result)"

@@ -37,9 +37,12 @@ type Config struct {
 	// banner; empty when the endpoints came from ysql.url or ysql.hosts.
 	URLs []string
 	// Extensions, off by default.
-	LoadBatch   string // ysql.load.batch: "" (off), multirow or copy
-	Retries     int    // ysql.retries: reruns of 40001/40P01
-	CreateTable bool   // ysql.createtable: create the table when missing
+	LoadBatch string // ysql.load.batch: "" (off), multirow or copy
+	Retries   int    // ysql.retries: reruns of 40001/40P01
+	// Socket is how connections wait for the server (ysql.socket):
+	// "poller" (Go's network poller) or "blocking" (package blocksock).
+	Socket      string
+	CreateTable bool // ysql.createtable: create the table when missing
 	// CreateDatabase creates the database when missing (ysql.createdatabase).
 	CreateDatabase bool
 	DropTable      bool   // ysql.droptable: drop it first (a fresh table)
@@ -83,6 +86,11 @@ func ReadConfig(p *ycsb.Props, getenv func(string) string) (*Config, error) {
 	c.Retries = int(retries)
 	if retries < 0 {
 		errs = append(errs, fmt.Errorf("%s: ysql.retries must not be negative", p.SourceOf("ysql.retries")))
+	}
+	switch c.Socket = p.Get("ysql.socket", "poller"); c.Socket {
+	case "poller", "blocking":
+	default:
+		errs = append(errs, fmt.Errorf("%s: ysql.socket=%s: want poller or blocking", p.SourceOf("ysql.socket"), c.Socket))
 	}
 	c.LoadBatch = p.Get("ysql.load.batch", "")
 	switch c.LoadBatch {

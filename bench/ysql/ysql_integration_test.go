@@ -366,35 +366,43 @@ func lastLines(s string) string {
 
 // Statements blocked past maxexecutiontime and the grace period are cut off
 // (a past deadline on their connections), not counted, and the run still
-// ends with its report.
+// ends with its report: on poller connections and on blocking sockets,
+// whose reads wait in the kernel until the deadline shuts them down.
 func TestIntegrationHungStatementsAreCutOff(t *testing.T) {
-	props, conn := testDB(t)
-	load(t, props, conn)
-	ctx := context.Background()
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "LOCK TABLE usertable IN ACCESS EXCLUSIVE MODE"); err != nil {
-		t.Fatal(err)
-	}
-	summary := filepath.Join(t.TempDir(), "s.json")
-	r := runYCSB(t, "run", "ysql", "-P", props, "-P", "workloads/workloada", "-p", "recordcount="+strconv.Itoa(records),
-		"-p", "operationcount=1000", "-p", "threadcount=3", "-p", "maxexecutiontime=1", "-p", "ybload.stop.grace=1s",
-		"-p", "ybload.summary="+summary)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	b, _ := os.ReadFile(summary)
-	var s ycsb.Summary
-	if err := jsonUnmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	if s.Cancelled != 3 || s.Ops != 0 || s.Stop != "duration" {
-		t.Errorf("cancelled %d ops %d stop %s; want 3 cut off, 0 counted, stopped by duration", s.Cancelled, s.Ops, s.Stop)
-	}
-	if r.int("OVERALL", "RunTime(ms)") <= 0 {
-		t.Errorf("no report:\n%s", r.stdout)
+	for _, socket := range []string{"poller", "blocking"} {
+		t.Run(socket, func(t *testing.T) {
+			props, conn := testDB(t)
+			load(t, props, conn)
+			ctx := context.Background()
+			tx, err := conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			if _, err := tx.Exec(ctx, "LOCK TABLE usertable IN ACCESS EXCLUSIVE MODE"); err != nil {
+				t.Fatal(err)
+			}
+			summary := filepath.Join(t.TempDir(), "s.json")
+			r := runYCSB(t, "run", "ysql", "-P", props, "-P", "workloads/workloada", "-p", "recordcount="+strconv.Itoa(records),
+				"-p", "operationcount=1000", "-p", "threadcount=3", "-p", "maxexecutiontime=1", "-p", "ybload.stop.grace=1s",
+				"-p", "ybload.summary="+summary, "-p", "ysql.socket="+socket)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			b, _ := os.ReadFile(summary)
+			var s ycsb.Summary
+			if err := jsonUnmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			if s.Cancelled != 3 || s.Ops != 0 || s.Stop != "duration" {
+				t.Errorf("cancelled %d ops %d stop %s; want 3 cut off, 0 counted, stopped by duration", s.Cancelled, s.Ops, s.Stop)
+			}
+			if r.int("OVERALL", "RunTime(ms)") <= 0 {
+				t.Errorf("no report:\n%s", r.stdout)
+			}
+			if got := s.Settings["ysql.socket"]; got != socket {
+				t.Errorf("settings say ysql.socket=%q, want %q", got, socket)
+			}
+		})
 	}
 }

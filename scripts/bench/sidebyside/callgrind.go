@@ -83,8 +83,8 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 	var failed []string
 	for _, wl := range sbWorkloads {
 		var sbPerTx float64
-		for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
-			if tool == "pgx floor" && wl != "oltp_point_select" {
+		for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
+			if (tool == "pgx floor" || tool == sbBlocking) && wl != "oltp_point_select" {
 				continue
 			}
 			args := func(n int) []string {
@@ -97,7 +97,7 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 			var counts [2]int64
 			var err error
 			for i, n := range []int{short, long} {
-				f := filepath.Join(dir, fmt.Sprintf("%s.%s.%d.out", strings.ReplaceAll(tool, " ", "-"), wl, n))
+				f := filepath.Join(dir, fmt.Sprintf("%s.%s.%d.out", strings.NewReplacer(" ", "-", ",", "").Replace(tool), wl, n))
 				if counts[i], err = callgrindRun(args(n), tool != "sysbench", f); err != nil {
 					break
 				}

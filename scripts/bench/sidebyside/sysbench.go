@@ -41,6 +41,11 @@ var (
 
 var sbWorkloads = []string{"oltp_point_select", "oltp_read_only", "oltp_read_write"}
 
+// sbBlocking is ybload on blocking sockets (--ybload-socket=blocking, issue
+// 15's connection mode without the network poller), measured on
+// oltp_point_select, where the client's cost per statement shows most.
+const sbBlocking = "ybload, blocking socket"
+
 // sbFigures are what a sysbench-format report says.
 type sbFigures struct {
 	events, read, write, other, errors int64
@@ -179,7 +184,7 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 							"-table-size", strconv.Itoa(*sbRows), "-time", time), extra...)
 					}
 					start := map[string]time.Duration{}
-					for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
+					for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
 						args := floorArgs("0", "-events", thr)
 						if tool != "pgx floor" {
 							args = append(pin, cmd(tool, "oltp_point_select", db, "--threads="+thr, "--events="+thr, "--time=0", "run")...)
@@ -193,8 +198,11 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 					}
 					for _, wl := range sbWorkloads {
 						tools := []string{"sysbench", "ybload"}
+						if wl == "oltp_point_select" {
+							tools = append(tools, sbBlocking)
+						}
 						if r%2 == 1 {
-							tools = []string{"ybload", "sysbench"}
+							slices.Reverse(tools)
 						}
 						for _, tool := range tools {
 							x, err := run(append(pin, cmd(tool, wl, db, "--threads="+thr, "--time="+strconv.Itoa(*sbTime), "run")...))
@@ -247,13 +255,13 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 	for _, pl := range places {
 		for _, th := range threads {
 			fmt.Fprintf(out, "### %s, %d threads\n\nstart-up and teardown CPU (a run of one transaction per thread; median, spread):", placeName(pl), th)
-			for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
+			for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
 				xs := startRuns[sbKey{pl, th, "", tool}]
 				fmt.Fprintf(out, " %s %.3f s (%s);", tool, medianOf(xs, startCPU), spreadOf(xs, startCPU))
 			}
 			fmt.Fprintf(out, "\n\n| workload | client | tps (median) | spread | client CPU µs/txn, start-up off (median) | spread | whole process's µs/txn (median) | r/w/o per txn (median run) | ignored errors per run |\n|---|---|---|---|---|---|---|---|---|\n")
 			for _, wl := range sbWorkloads {
-				for _, tool := range []string{"sysbench", "ybload", "pgx floor"} {
+				for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
 					xs := runs[sbKey{pl, th, wl, tool}]
 					if xs == nil {
 						continue
@@ -278,6 +286,11 @@ func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh
 				yr, yw, yo := medianRun(y, tps).f.perTx()
 				sr, sw, so := medianRun(s, tps).f.perTx()
 				line += fmt.Sprintf("; queries/txn %.4f vs %.4f (%+.2f%%)", yr+yw+yo, sr+sw+so, 100*((yr+yw+yo)/(sr+sw+so)-1))
+				if b := runs[sbKey{pl, th, wl, sbBlocking}]; b != nil {
+					line += fmt.Sprintf("; blocking socket: tps %.3f× sysbench's (%s), CPU/txn %.3f× (%s), CPU/txn %.3f× ybload's on the poller",
+						medianOf(b, tps)/medianOf(s, tps), goal(b, s, tps, 1.0, true), medianOf(b, cpu)/medianOf(s, cpu), goal(b, s, cpu, 0.9, false),
+						medianOf(b, cpu)/medianOf(y, cpu))
+				}
 				fmt.Fprintln(out, line)
 			}
 			fmt.Fprintln(out)
@@ -323,9 +336,12 @@ func spreadOf(xs []sbRun, f func(sbRun) float64) string {
 func sbCmd(env pgEnv, tool, wl, db string, extra ...string) []string {
 	pg := env.Postgres
 	var a []string
-	if tool == "sysbench" {
+	switch tool {
+	case "sysbench":
 		a = []string{*sbBin, wl}
-	} else {
+	case sbBlocking:
+		a = []string{*ybload, "sysbench", wl, "--compat=1.0.20", "--ybload-socket=blocking"}
+	default:
 		a = []string{*ybload, "sysbench", wl, "--compat=1.0.20"}
 	}
 	a = append(a, "--db-driver=pgsql", "--pgsql-host="+pg.Host, "--pgsql-port="+strconv.Itoa(pg.Port), "--pgsql-user="+pg.User, "--pgsql-db="+db,
