@@ -201,11 +201,14 @@ type worker struct {
 	consec  int // consecutive exceptions
 	cnt     workerCounters
 	retry   *ycql.RetryPolicy // nil: the session's
+	// reuse is the partition-aware pick's state for the worker's
+	// statements: each returns one page at most and runs in the call.
+	reuse ycql.PickReuse
 }
 
 // query is one of the worker's statements, with its retry policy.
 func (k *worker) query(ctx context.Context, stmt string, cl gocql.Consistency, args ...interface{}) *gocql.Query {
-	q := k.w.s.Query(stmt, args...).Consistency(cl).WithContext(ctx)
+	q := k.w.s.Query(stmt, args...).Consistency(cl).WithContext(k.reuse.Arm(ctx))
 	if k.retry != nil {
 		q.RetryPolicy(k.retry)
 	}
@@ -301,7 +304,7 @@ func (k *worker) doWrite(ctx context.Context) (opErr, fatal error) {
 	}
 	var err error
 	if w.o.Workload == WorkloadBatchKV {
-		b := w.s.NewBatch(gocql.LoggedBatch).WithContext(ctx)
+		b := w.s.NewBatch(gocql.LoggedBatch).WithContext(k.reuse.Arm(ctx))
 		b.SetConsistency(w.writeCL)
 		if k.retry != nil {
 			b.RetryPolicy(k.retry)

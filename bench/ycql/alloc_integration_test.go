@@ -3,19 +3,19 @@
 package ycql
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gocql/gocql"
 )
 
-// The partition-aware pick costs two allocations per statement when its
-// first host answers, at QUORUM (the leader) and at ONE (a shuffled
-// replica): the NextHost function gocql requires and the walk's state it
-// keeps. One is not reachable: a Go function value that keeps state holds
-// it in a second heap object (a closure over a counter allocates twice, as
-// a method value over a struct does), and gocql never says when the
-// function is done with, so neither can be reused. Built without -race,
-// whose instrumentation allocates.
+// The partition-aware pick of the agent's statements costs one allocation
+// when its first host answers, at QUORUM (the leader) and at ONE (a
+// shuffled replica): the NextHost function gocql requires; the walk's state
+// is the worker's own (PickReuse). A statement whose worker did not arm it
+// costs two: a Go function value that keeps state holds it in a second
+// heap object, and gocql never says when the function is done with. Built
+// without -race, whose instrumentation allocates.
 func TestIntegrationPartitionAwarePickAllocations(t *testing.T) {
 	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
 	a, b, c := host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3")
@@ -40,15 +40,21 @@ func TestIntegrationPartitionAwarePickAllocations(t *testing.T) {
 		if i := p.snap.Load().tables[TableName{"ks", "t"}].lookup(PartitionHash([]byte("key:1234"))); i != 0 {
 			want = p.snap.Load().tables[TableName{"ks", "t"}].replicas[i]
 		}
-		var first *gocql.HostInfo
-		allocs := testing.AllocsPerRun(1000, func() {
-			first = p.Pick(q)().Info()
-		})
-		if !containsHost(want, first) || (cl == gocql.Quorum && first != want[0]) {
-			t.Errorf("%v: first host %v, want a replica of %v (the leader at QUORUM)", cl, first, want)
-		}
-		if allocs > 2 {
-			t.Errorf("%v: %.1f allocations per pick, want at most 2", cl, allocs)
+		var r PickReuse
+		for _, armed := range []bool{true, false} {
+			var first *gocql.HostInfo
+			allocs := testing.AllocsPerRun(1000, func() {
+				if armed {
+					q.ctx = r.Arm(context.Background())
+				}
+				first = p.Pick(q)().Info()
+			})
+			if !containsHost(want, first) || (cl == gocql.Quorum && first != want[0]) {
+				t.Errorf("%v: first host %v, want a replica of %v (the leader at QUORUM)", cl, first, want)
+			}
+			if limit := map[bool]float64{true: 1, false: 2}[armed]; allocs > limit {
+				t.Errorf("%v, armed %v: %.1f allocations per pick, want at most %.0f", cl, armed, allocs, limit)
+			}
 		}
 	}
 }

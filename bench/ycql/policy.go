@@ -304,7 +304,8 @@ func (p *PartitionAwarePolicy) Pick(q gocql.ExecutableQuery) gocql.NextHost {
 	}
 	cl := q.GetConsistency()
 	replicas := rt.replicas[i]
-	st := &pick{replicas: replicas, strong: StrongConsistency(cl), child: p.child, q: q}
+	st := reusedPick(q)
+	*st = pick{replicas: replicas, strong: StrongConsistency(cl), child: p.child, q: q}
 	switch {
 	case cl != gocql.One || len(replicas) < 2:
 	case len(replicas) <= len(st.order):
@@ -378,7 +379,9 @@ func pickOver(replicas []*gocql.HostInfo, strong bool, child hostChooser, q gocq
 // pick is one statement's walk over its hosts. It and the method value
 // gocql calls are the two allocations of a partition-aware pick: a
 // function value that keeps state needs that state on the heap besides
-// itself, and gocql gives no moment at which either could be reused.
+// itself, and gocql gives no moment at which either could be reused —
+// except where the worker says so (PickReuse), which leaves the method
+// value alone.
 type pick struct {
 	replicas []*gocql.HostInfo
 	order    [8]uint8 // replicas' order when shuffled (at ONE)
@@ -437,3 +440,42 @@ func (h *chosenHost) Info() *gocql.HostInfo { return (*gocql.HostInfo)(h) }
 
 // Mark does nothing: the pick keeps no per-host state.
 func (h *chosenHost) Mark(error) {}
+
+// PickReuse is one worker's pick state, reused from one statement to the
+// next, so that a partition-aware pick costs one allocation (the NextHost
+// function value gocql requires) instead of two.
+//
+// gocql never says when it is done with a NextHost, but the worker knows
+// for its own statements: one that runs on the worker's goroutine, returns
+// at most one page (no page is fetched in the background after it) and has
+// no speculative execution (the agent's sessions configure none) walks its
+// hosts only inside the call. Arm marks the next statement as such; the
+// pick takes the state once per Arm, and any other statement on the same
+// context gets a state of its own.
+type PickReuse struct {
+	armed       atomic.Bool
+	st          pick
+	parent, ctx context.Context
+}
+
+type pickReuseKey struct{}
+
+// Arm returns ctx carrying r, with r's state free for the next pick of a
+// statement on it; call it right before such a statement (see PickReuse).
+// The context it derives is made once per distinct ctx, not per call.
+func (r *PickReuse) Arm(ctx context.Context) context.Context {
+	if ctx != r.parent || r.ctx == nil {
+		r.parent, r.ctx = ctx, context.WithValue(ctx, pickReuseKey{}, r)
+	}
+	r.armed.Store(true)
+	return r.ctx
+}
+
+// reusedPick is the state for a pick of q: its worker's, when q's context
+// carries an armed PickReuse, else a new one.
+func reusedPick(q gocql.ExecutableQuery) *pick {
+	if r, ok := q.Context().Value(pickReuseKey{}).(*PickReuse); ok && r.armed.CompareAndSwap(true, false) {
+		return &r.st
+	}
+	return new(pick)
+}

@@ -1,8 +1,10 @@
 package ycql
 
 import (
+	"context"
 	"net"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/gocql/gocql"
@@ -186,9 +188,107 @@ type routed struct {
 	rk        []byte
 	ks, table string
 	cl        gocql.Consistency
+	ctx       context.Context
+}
+
+func (q *routed) Context() context.Context {
+	if q.ctx == nil {
+		return context.Background()
+	}
+	return q.ctx
 }
 
 func (q *routed) GetRoutingKey() ([]byte, error)    { return q.rk, nil }
 func (q *routed) Keyspace() string                  { return q.ks }
 func (q *routed) Table() string                     { return q.table }
 func (q *routed) GetConsistency() gocql.Consistency { return q.cl }
+
+// tabletPolicy routes table ks.t: one tablet, led by 10.0.0.2 with
+// followers 10.0.0.1 and 10.0.0.3; 10.0.0.4 holds no replica.
+func tabletPolicy(t *testing.T) (p *PartitionAwarePolicy, a, b, c, d *gocql.HostInfo) {
+	t.Helper()
+	p = NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
+	a, b, c, d = host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3"), host("10.0.0.4")
+	for _, h := range []*gocql.HostInfo{a, b, c, d} {
+		p.AddHost(h)
+	}
+	m, err := BuildPartitionMap([]PartitionRow{
+		{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.pmap = m
+	p.keyTypes = map[TableName][]KeyType{{"ks", "t"}: {KeyRaw}}
+	p.rebuildLocked()
+	p.mu.Unlock()
+	return p, a, b, c, d
+}
+
+// A worker's armed state serves one pick; a pick on the same context that
+// was not armed gets its own state and leaves the armed walk alone; the
+// next Arm starts the walk over.
+func TestPickReuseServesOnePickPerArm(t *testing.T) {
+	p, a, b, c, d := tabletPolicy(t)
+	var r PickReuse
+	ctx := r.Arm(context.Background())
+	q := &routed{rk: []byte("k"), ks: "ks", table: "t", cl: gocql.Quorum, ctx: ctx}
+	armed := p.Pick(q)
+	if h := armed().Info(); h != b {
+		t.Fatalf("first host %v, want the leader 10.0.0.2", h)
+	}
+	if r.st.i != 1 {
+		t.Fatalf("the armed pick did not walk the worker's state (i = %d)", r.st.i)
+	}
+	if got := drain(p.Pick(q)); !reflect.DeepEqual(got, []*gocql.HostInfo{b, a, c, d}) {
+		t.Errorf("unarmed pick on the same context: %v, want 10.0.0.2, .1, .3, .4", got)
+	}
+	if got := drain(armed); !reflect.DeepEqual(got, []*gocql.HostInfo{a, c, d}) {
+		t.Errorf("the armed walk went on with %v, want 10.0.0.1, .3, .4: another pick disturbed it", got)
+	}
+	if r.Arm(context.Background()) != ctx {
+		t.Error("Arm made a new context for the same parent")
+	}
+	if got := drain(p.Pick(q)); !reflect.DeepEqual(got, []*gocql.HostInfo{b, a, c, d}) {
+		t.Errorf("after a second Arm: %v, want the whole walk again", got)
+	}
+	if r.st.i == 0 {
+		t.Error("the second armed pick did not use the worker's state")
+	}
+}
+
+// Workers with their own PickReuse pick at the same time (run with -race).
+func TestPickReuseWorkersInParallel(t *testing.T) {
+	p, a, b, c, d := tabletPolicy(t)
+	want := []*gocql.HostInfo{b, a, c, d}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r PickReuse
+			for range 2000 {
+				q := &routed{rk: []byte("k"), ks: "ks", table: "t", cl: gocql.Quorum, ctx: r.Arm(context.Background())}
+				if got := drain(p.Pick(q)); !reflect.DeepEqual(got, want) {
+					errs <- "plan " + fmtHosts(got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func fmtHosts(hs []*gocql.HostInfo) string {
+	s := ""
+	for _, h := range hs {
+		s += h.ConnectAddress().String() + " "
+	}
+	return s
+}

@@ -16,6 +16,9 @@ type ycsbDB struct {
 	b     *YCSBBinding
 	s     *gocql.Session
 	retry *RetryPolicy // this worker's: its statements' retry counts
+	// reuse is the partition-aware pick's state for the statements that
+	// return one page at most (all but Scan, which may page).
+	reuse PickReuse
 
 	key   textArg
 	limit intArg
@@ -123,7 +126,7 @@ func (d *ycsbDB) scanRow(iter *gocql.Iter) bool {
 // Every returned column is copied into result when one is given.
 func (d *ycsbDB) Read(ctx context.Context, table, key string, fields []string, result map[string][]byte) ycsb.Status {
 	d.key.s = key
-	iter := d.query(ctx, d.stmt('r', table, fields, readCQL), d.b.readCL, &d.key).Iter()
+	iter := d.query(d.reuse.Arm(ctx), d.stmt('r', table, fields, readCQL), d.b.readCL, &d.key).Iter()
 	found := d.scanRow(iter)
 	if err := iter.Close(); err != nil {
 		d.b.fail("read", err)
@@ -160,7 +163,7 @@ func (d *ycsbDB) Scan(ctx context.Context, table, startKey string, count int, fi
 // Update writes the given fields: UPDATE … SET f = ? … WHERE y_id = ?.
 func (d *ycsbDB) Update(ctx context.Context, table, key string, values []ycsb.Field) ycsb.Status {
 	stmt := d.stmt('u', table, fieldNames(d, values), updateCQL)
-	if err := d.query(ctx, stmt, d.b.writeCL, d.bindValues(key, values, false)...).Exec(); err != nil {
+	if err := d.query(d.reuse.Arm(ctx), stmt, d.b.writeCL, d.bindValues(key, values, false)...).Exec(); err != nil {
 		d.b.fail("update", err)
 		return ycsb.Error
 	}
@@ -171,7 +174,7 @@ func (d *ycsbDB) Update(ctx context.Context, table, key string, values []ycsb.Fi
 // values' order (Java HashMap order for YCSB's ten fields).
 func (d *ycsbDB) Insert(ctx context.Context, table, key string, values []ycsb.Field) ycsb.Status {
 	stmt := d.stmt('i', table, fieldNames(d, values), insertCQL)
-	if err := d.query(ctx, stmt, d.b.writeCL, d.bindValues(key, values, true)...).Exec(); err != nil {
+	if err := d.query(d.reuse.Arm(ctx), stmt, d.b.writeCL, d.bindValues(key, values, true)...).Exec(); err != nil {
 		d.b.fail("insert", err)
 		return ycsb.Error
 	}
@@ -181,7 +184,7 @@ func (d *ycsbDB) Insert(ctx context.Context, table, key string, values []ycsb.Fi
 // Delete removes a record: DELETE … WHERE y_id = ?.
 func (d *ycsbDB) Delete(ctx context.Context, table, key string) ycsb.Status {
 	d.key.s = key
-	if err := d.query(ctx, d.stmt('d', table, nil, func(t string, _ []string) string { return deleteCQL(t) }), d.b.writeCL, &d.key).Exec(); err != nil {
+	if err := d.query(d.reuse.Arm(ctx), d.stmt('d', table, nil, func(t string, _ []string) string { return deleteCQL(t) }), d.b.writeCL, &d.key).Exec(); err != nil {
 		d.b.fail("delete", err)
 		return ycsb.Error
 	}
