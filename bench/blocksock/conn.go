@@ -1,6 +1,7 @@
 // Package blocksock gives the agent's database drivers a TCP (or Unix)
-// connection whose reads and writes block their OS thread, as libpq's do,
-// instead of going through Go's network poller.
+// connection whose reads and writes block their OS thread in the kernel
+// (as a libpq client's thread blocks in poll()), instead of going through
+// Go's network poller.
 //
 // A statement on a poller connection costs, besides its write and its read,
 // a read that finds nothing (EAGAIN), a park of the goroutine, an epoll wait
