@@ -155,7 +155,7 @@ var optionDefs = []optDef{
 	{"ybload_cpuprofile", kindString, "", "", both, "write a Go CPU profile of the run"},
 	{"ybload_grace", kindString, "10s", "", both, "how long events in flight at the end may take before they are cancelled"},
 	{"ybload_start_at", kindString, "", "", both, "wait until this instant (Unix ms or RFC 3339) after connecting, before the warm-up and the run"},
-	{"ybload_socket", kindString, "poller", "", both, "poller (Go's network poller, default) or blocking (a blocking socket and an OS thread per connection, as libpq)"},
+	{"ybload_socket", kindString, "poller", "", both, "poller (Go's network poller, default) or blocking (blocking sockets: each connection's OS thread waits in the kernel)"},
 }
 
 func findOpt(name string) (*optDef, bool) {

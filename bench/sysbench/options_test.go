@@ -44,6 +44,8 @@ func TestDefaultsPerMode(t *testing.T) {
 		{"splits", fork.NumTableSplits, int64(24)},
 		{"ps mode", fork.PSMode, "auto"},
 		{"mode", old.Mode, Mode1020},
+		{"socket", fork.Socket, "poller"},
+		{"socket blocking", parse(t, "oltp_read_write", "--ybload-socket=blocking", "run").Socket, "blocking"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
@@ -139,6 +141,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--pgsql-port=0"}, "--pgsql-port=0: must be at least 1"},
 		{[]string{"oltp_read_write", "run", "--ybload-start-at=soon"}, "--ybload-start-at=soon: want Unix milliseconds"},
 		{[]string{"oltp_read_write", "run", "--ybload_start_at="}, "--ybload-start-at=: want Unix milliseconds"},
+		{[]string{"oltp_read_write", "run", "--ybload-socket=epoll"}, "--ybload-socket=epoll: want poller or blocking"},
 	} {
 		_, err := ParseArgs(c.args, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -65,6 +65,7 @@ func TestConfigBadInput(t *testing.T) {
 		{[]string{"db.url", "jdbc:postgresql://h:5433/ycsb", "ysql.sslmode", "bogus"}, "ysql.sslmode=bogus: want disable"},
 		{[]string{"db.url", "jdbc:postgresql://h:5433/ycsb", "ysql.createtable", "yes"}, `ysql.createtable="yes": want true or false`},
 		{[]string{"db.url", "mysql://h/x"}, "is not a jdbc:postgresql:// or postgres:// URL"},
+		{[]string{"db.url", "jdbc:postgresql://h:5433/ycsb", "ysql.socket", "epoll"}, "ysql.socket=epoll: want poller or blocking"},
 		{nil, "no database given"},
 	} {
 		_, err := ReadConfig(propsOf(t, c.kv...), nil)
