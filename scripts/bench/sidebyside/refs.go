@@ -45,7 +45,7 @@ var (
 	// is printed, not steered.
 	refKVOps      = flag.Int("refs-kv-ops", 300000, "--num_writes of each write-heavy KV run")
 	refKVReadOps  = flag.Int("refs-kv-read-ops", 20000, "--num_reads of each read-heavy KV run")
-	refKVBatchOps = flag.Int("refs-kv-batch-ops", 1000000, "--num_writes of each batch write-heavy KV run")
+	refKVBatchOps = flag.Int("refs-kv-batch-ops", 2500000, "--num_writes of each batch write-heavy KV run")
 	refKVThr      = flag.Int("refs-kv-threads", 16, "writers or readers of each KV run")
 )
 
