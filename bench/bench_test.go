@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/ybbench/ybbench/internal/cpubench"
 )
 
 // BenchmarkObserve is the per-measurement cost a worker pays.
@@ -24,7 +26,7 @@ func BenchmarkObserve(b *testing.B) {
 func BenchmarkEngineNoop(b *testing.B) {
 	f := &fakeWorkload{}
 	b.ReportAllocs()
-	defer reportCPU(b, cpuTime())
+	defer cpubench.Report(b, cpubench.Now())
 	res, err := Run(context.Background(), f, Config{Threads: 4, Operations: int64(b.N)})
 	if err != nil || res.Ops != int64(b.N) {
 		b.Fatal(err, res.Ops)

@@ -20,7 +20,7 @@ func BenchmarkWrite(b *testing.B) {
 		b.Fatal(err)
 	}
 	var path string
-	cpu0 := cpuSeconds(b)
+	cpu0 := cpubench.Now().Seconds()
 	n := 0
 	for b.Loop() {
 		n++
@@ -36,8 +36,5 @@ func BenchmarkWrite(b *testing.B) {
 	b.ReportMetric(float64(st.Size()), "html-bytes")
 	// CPU seconds as well as wall time: on a busy machine, the page's own
 	// cost.
-	b.ReportMetric((cpuSeconds(b)-cpu0)/float64(n), "cpu-s/op")
+	b.ReportMetric((cpubench.Now().Seconds()-cpu0)/float64(n), "cpu-s/op")
 }
-
-// cpuSeconds is the process's user and system CPU time.
-func cpuSeconds(*testing.B) float64 { return cpubench.Now().Seconds() }

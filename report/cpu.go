@@ -69,7 +69,10 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 		c.Note = "CPU sampled at the phase's start and end only"
 	}
 	if left > 0 {
-		c.Note = fmt.Sprintf("%d interval(s) left out: the database processes' count read above the whole machine there (connections reaped in it, their time spent before)", left)
+		if c.Note != "" {
+			c.Note += "; "
+		}
+		c.Note += fmt.Sprintf("%d interval(s) left out: the database processes' count read above the whole machine there (connections reaped in it, their time spent before)", left)
 	}
 	return c, nil
 }

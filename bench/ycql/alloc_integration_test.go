@@ -17,23 +17,9 @@ import (
 // heap object, and gocql never says when the function is done with. Built
 // without -race, whose instrumentation allocates.
 func TestIntegrationPartitionAwarePickAllocations(t *testing.T) {
-	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
-	a, b, c := host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3")
-	for _, h := range []*gocql.HostInfo{a, b, c} {
-		p.AddHost(h)
-	}
-	m, err := BuildPartitionMap([]PartitionRow{
-		{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}},
-		{Keyspace: "ks", Table: "t", StartKey: []byte{0x80, 0}, Replicas: map[string]string{"10.0.0.1": "LEADER", "10.0.0.3": "FOLLOWER"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.pmap = m
-	p.keyTypes = map[TableName][]KeyType{{"ks", "t"}: {KeyRaw}}
-	p.rebuildLocked()
-	p.mu.Unlock()
+	p, _ := routingPolicy(t, []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"},
+		PartitionRow{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}},
+		PartitionRow{Keyspace: "ks", Table: "t", StartKey: []byte{0x80, 0}, Replicas: map[string]string{"10.0.0.1": "LEADER", "10.0.0.3": "FOLLOWER"}})
 	for _, cl := range []gocql.Consistency{gocql.Quorum, gocql.One} {
 		q := &routed{rk: []byte("key:1234"), ks: "ks", table: "t", cl: cl}
 		want := p.snap.Load().tables[TableName{"ks", "t"}].replicas[0]

@@ -146,22 +146,7 @@ func TestStatementTable(t *testing.T) {
 // At ONE a tablet's replicas are tried in a random order, each once, then
 // the child's other hosts; the tablet's own list is left as it is.
 func TestPickAtOneShufflesEachReplicaOnce(t *testing.T) {
-	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
-	a, b, c, d := host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3"), host("10.0.0.4")
-	for _, h := range []*gocql.HostInfo{a, b, c, d} {
-		p.AddHost(h)
-	}
-	m, err := BuildPartitionMap([]PartitionRow{
-		{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.pmap = m
-	p.keyTypes = map[TableName][]KeyType{{"ks", "t"}: {KeyRaw}}
-	p.rebuildLocked()
-	p.mu.Unlock()
+	p, a, b, c, d := tabletPolicy(t)
 	firsts := map[*gocql.HostInfo]int{}
 	for range 300 {
 		got := drain(p.Pick(&routed{rk: []byte("k"), ks: "ks", table: "t", cl: gocql.One}))
@@ -207,14 +192,23 @@ func (q *routed) GetConsistency() gocql.Consistency { return q.cl }
 // followers 10.0.0.1 and 10.0.0.3; 10.0.0.4 holds no replica.
 func tabletPolicy(t *testing.T) (p *PartitionAwarePolicy, a, b, c, d *gocql.HostInfo) {
 	t.Helper()
-	p = NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
-	a, b, c, d = host("10.0.0.1"), host("10.0.0.2"), host("10.0.0.3"), host("10.0.0.4")
-	for _, h := range []*gocql.HostInfo{a, b, c, d} {
+	p, hs := routingPolicy(t, []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"},
+		PartitionRow{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}})
+	return p, hs[0], hs[1], hs[2], hs[3]
+}
+
+// routingPolicy is a partition-aware policy over hosts at ips whose map
+// holds rows, all of table ks.t with one raw key column.
+func routingPolicy(t *testing.T, ips []string, rows ...PartitionRow) (*PartitionAwarePolicy, []*gocql.HostInfo) {
+	t.Helper()
+	p := NewPartitionAwarePolicy(gocql.RoundRobinHostPolicy(), nil)
+	var hs []*gocql.HostInfo
+	for _, ip := range ips {
+		h := host(ip)
+		hs = append(hs, h)
 		p.AddHost(h)
 	}
-	m, err := BuildPartitionMap([]PartitionRow{
-		{Keyspace: "ks", Table: "t", Replicas: map[string]string{"10.0.0.2": "LEADER", "10.0.0.1": "FOLLOWER", "10.0.0.3": "FOLLOWER"}},
-	})
+	m, err := BuildPartitionMap(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +217,7 @@ func tabletPolicy(t *testing.T) (p *PartitionAwarePolicy, a, b, c, d *gocql.Host
 	p.keyTypes = map[TableName][]KeyType{{"ks", "t"}: {KeyRaw}}
 	p.rebuildLocked()
 	p.mu.Unlock()
-	return p, a, b, c, d
+	return p, hs
 }
 
 // A worker's armed state serves one pick; a pick on the same context that

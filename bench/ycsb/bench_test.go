@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/internal/cpubench"
 )
 
 func BenchmarkScrambledZipfian(b *testing.B) {
@@ -49,7 +50,7 @@ func BenchmarkWorkloadANull(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
+	defer cpubench.Report(b, cpubench.Now())
 	res, err := bench.Run(context.Background(), core, bench.Config{Threads: 2, Operations: int64(b.N)})
 	if err != nil || res.Ops != int64(b.N) {
 		b.Fatal(err)
