@@ -41,42 +41,43 @@ func Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 // FromConn moves an open connection's socket to a blocking Conn and closes
 // c; c must be a *net.TCPConn or a *net.UnixConn.
 func FromConn(c net.Conn) (net.Conn, error) {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		c.Close()
-		return nil, fmt.Errorf("blocking socket: a %T has no file descriptor", c)
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		c.Close()
-		return nil, fmt.Errorf("blocking socket: %w", err)
-	}
-	fd, derr := -1, error(nil)
-	if err := raw.Control(func(f uintptr) {
-		// A duplicate that outlives c: closing c closes only c's descriptor.
-		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, f, syscall.F_DUPFD_CLOEXEC, 0)
-		if e != 0 {
-			derr = os.NewSyscallError("fcntl", e)
-			return
-		}
-		fd = int(r)
-	}); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("blocking socket: %w", err)
-	}
-	if derr != nil {
-		c.Close()
-		return nil, fmt.Errorf("blocking socket: %w", derr)
-	}
+	fd, err := dup(c)
+	local, remote := c.LocalAddr(), c.RemoteAddr()
 	// O_NONBLOCK belongs to the open file, which the duplicate shares: it
 	// is cleared once c's own descriptor has left the poller.
-	out := &Conn{fd: fd, network: c.LocalAddr().Network(), local: c.LocalAddr(), remote: c.RemoteAddr()}
 	c.Close()
+	if err != nil {
+		return nil, fmt.Errorf("blocking socket: %w", err)
+	}
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		syscall.Close(fd)
 		return nil, fmt.Errorf("blocking socket: %w", os.NewSyscallError("fcntl", err))
 	}
-	return out, nil
+	return &Conn{fd: fd, network: local.Network(), local: local, remote: remote}, nil
+}
+
+// dup duplicates c's descriptor: a duplicate outlives c, whose Close
+// closes only its own.
+func dup(c net.Conn) (int, error) {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return -1, fmt.Errorf("a %T has no file descriptor", c)
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd, errno := -1, syscall.Errno(0)
+	if err := raw.Control(func(f uintptr) {
+		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, f, syscall.F_DUPFD_CLOEXEC, 0)
+		fd, errno = int(r), e
+	}); err != nil {
+		return -1, err
+	}
+	if errno != 0 {
+		return -1, os.NewSyscallError("fcntl", errno)
+	}
+	return fd, nil
 }
 
 // Conn is a connection on a blocking socket. Read and Write may run at the
