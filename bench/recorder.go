@@ -7,13 +7,14 @@ import (
 )
 
 // Recorder is a worker's private measurement buffer. The worker that owns it
-// is its only writer; the engine's ticker drains it every interval.
+// is its only writer; the engine's ticker drains it ten times an interval
+// (drainStep).
 //
 // A recorder holds raw samples rather than a histogram: a dense HDR histogram
 // of the shared geometry is 184 KB, so per-worker histograms (double-buffered,
 // per measurement, service and response) would cost ~200 MB at 256 threads
 // for workload A alone, while a sample buffer costs 16 bytes per operation
-// between two ticks. The ticker folds the samples into HDR histograms, so the
+// between two drains. The ticker folds the samples into HDR histograms, so the
 // records and the summary are exactly what per-worker histograms merged on
 // the tick would give.
 //

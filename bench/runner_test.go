@@ -24,6 +24,7 @@ type fakeWorkload struct {
 	delay    time.Duration
 	do       func(ctx context.Context, id int, n int64) error // optional behaviour
 	failOn   int64                                            // status ERROR every failOn-th call
+	onDo     func(rec *Recorder)                              // optional: sees the worker's recorder after each call
 }
 
 var fakeCatalog = &Catalog{
@@ -65,6 +66,9 @@ func (w *fakeWorker) Do(ctx context.Context) error {
 		w.rec.Observe(Op(i%3), st, start)
 	}
 	w.f.calls.Add(1)
+	if w.f.onDo != nil {
+		w.f.onDo(w.rec)
+	}
 	return err
 }
 
@@ -391,6 +395,60 @@ func TestRecorderLosesNothingUnderFastTicks(t *testing.T) {
 	}
 	if got, want := total(res.Totals, 3), 2*f.calls.Load(); got != want {
 		t.Fatalf("histograms hold %d, workload recorded %d", got, want)
+	}
+}
+
+// The recorders are drained several times an interval, so that a worker's
+// buffer holds a fraction of one interval's samples: the worker sees its
+// buffers swapped (active flips) before the first interval is handed to the
+// sinks, and every sample still lands in the result.
+func TestRecordersAreDrainedWithinAnInterval(t *testing.T) {
+	var ticked atomic.Bool
+	var flips atomic.Int64
+	last := map[*Recorder]uint32{}
+	var mu sync.Mutex
+	f := &fakeWorkload{delay: time.Millisecond, onDo: func(rec *Recorder) {
+		if ticked.Load() {
+			return
+		}
+		a := rec.active.Load()
+		mu.Lock()
+		if prev, ok := last[rec]; ok && prev != a {
+			flips.Add(1)
+		}
+		last[rec] = a
+		mu.Unlock()
+	}}
+	sink := &tickFlag{ticked: &ticked}
+	res, err := Run(context.Background(), f, Config{Threads: 1, Duration: 1500 * time.Millisecond, Interval: time.Second, Sinks: []Sink{sink}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := flips.Load(); n < 3 {
+		t.Errorf("the worker's buffers were swapped %d times before the first interval ended, want several (ten drains an interval)", n)
+	}
+	if got, want := total(res.Totals, 3), f.calls.Load(); got != want {
+		t.Fatalf("histograms hold %d, workload recorded %d", got, want)
+	}
+}
+
+// tickFlag sets ticked when the first interval reaches the sinks.
+type tickFlag struct{ ticked *atomic.Bool }
+
+func (s *tickFlag) Begin(*RunInfo) error { return nil }
+func (s *tickFlag) Tick(*Interval) error { s.ticked.Store(true); return nil }
+func (s *tickFlag) End(*Result) error    { return nil }
+
+func TestDrainStep(t *testing.T) {
+	for _, c := range []struct{ interval, want time.Duration }{
+		{time.Second, 100 * time.Millisecond},
+		{10 * time.Second, time.Second},
+		{50 * time.Millisecond, 10 * time.Millisecond},
+		{time.Millisecond, time.Millisecond},
+	} {
+		if got := drainStep(c.interval); got != c.want {
+			t.Errorf("drainStep(%v) = %v, want %v", c.interval, got, c.want)
+		}
 	}
 }
 
