@@ -34,8 +34,9 @@ type Config struct {
 	Warmup time.Duration
 	// Schedule paces the operations; nil runs a closed loop at full speed.
 	Schedule pace.Schedule
-	// Interval is the tick at which measurements are drained and handed to
-	// the sinks (DefaultInterval when 0).
+	// Interval is the tick at which measurements are handed to the sinks
+	// (DefaultInterval when 0); the recorders are drained ten times as
+	// often (drainStep).
 	Interval time.Duration
 	// Grace is how long operations in flight at a stop may take before they
 	// are cancelled and not counted (DefaultGrace when 0).
