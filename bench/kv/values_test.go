@@ -87,3 +87,46 @@ func TestVerifyRoundTripAndCorruption(t *testing.T) {
 		t.Error("garbage verified")
 	}
 }
+
+// The random part of a binary value takes every byte value about equally
+// often, at every position modulo the draw's eight bytes, and values of
+// every length up to 40 bytes (the random part's tail shorter than a draw)
+// verify.
+func TestBinaryValueBytesAreUniform(t *testing.T) {
+	g := valueGen{size: 256, r: rand.New(rand.NewPCG(3, 4))}
+	var counts [8][256]int
+	const values = 4000
+	var v []byte
+	for n := int64(0); n < values; n++ {
+		v = g.build(v, 1_000_000+n) // "val:1000xxx": 11 bytes of prefix
+		for i := 12; i < 252; i++ {
+			counts[(i-12)%8][v[i]]++
+		}
+	}
+	want := float64(values*240/8) / 256 // per position class and byte value
+	for pos := range counts {
+		for b, c := range counts[pos] {
+			if d := float64(c)/want - 1; d < -0.25 || d > 0.25 {
+				t.Fatalf("byte %#x at position %d mod 8: %d times, want about %.0f", b, pos, c, want)
+			}
+		}
+	}
+	for size := 1; size <= 40; size++ {
+		g := valueGen{size: size, r: rand.New(rand.NewPCG(5, uint64(size)))}
+		v := g.build(nil, 42)
+		if len(v) != size {
+			t.Fatalf("size %d: %d bytes", size, len(v))
+		}
+		if ok, _ := Verify(v, 42, size, nil); !ok {
+			t.Fatalf("size %d: value %q does not verify", size, v)
+		}
+	}
+}
+
+func BenchmarkValue256(b *testing.B) {
+	g := valueGen{size: 256, r: rand.New(rand.NewPCG(1, 2))}
+	var v []byte
+	for n := int64(0); b.Loop(); n++ {
+		v = g.build(v, n)
+	}
+}
