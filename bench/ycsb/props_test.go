@@ -123,6 +123,7 @@ func TestNamedDeviationsAreRefused(t *testing.T) {
 		{"huge fieldcount past an int", []string{"-p", "fieldcount=3000000000"}, "fieldcount=\"3000000000\": must be 1 to 1600"},
 		{"insertcount's default past an int", []string{"-p", "recordcount=3000000000"}, "recordcount=\"3000000000\": recordcount − insertstart = 3000000000 is past a 32-bit int"},
 		{"hotspot operation fraction", []string{"-p", "requestdistribution=hotspot", "-p", "hotspotopnfraction=2"}, "hotspotopnfraction=\"2\": want a fraction between 0 and 1"},
+		{"null.values unknown", []string{"-p", "null.values=lazy"}, "command line (-p null.values): null.values=lazy: want produce or skip"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,7 +4,9 @@ package main
 // seeds themselves used, both fetched by the test environment (refs.json):
 //
 //   - YCSB core 0.17.0's Client with BasicDB (basicdb.verbose=false: it
-//     would print every operation) against ybload's null binding: workloads
+//     would print every operation) against ybload's null binding with
+//     null.values=skip (BasicDB reads no value, and YCSB makes a value's
+//     bytes only when they are read; ybload's default makes them): workloads
 //     A and C, the same operation count and threads, no database. The
 //     agent's own cost per operation against YCSB's framework cost: YCSB's
 //     CPU less its JVM's start-up (a run of -refs-startup-ops operations,
@@ -78,7 +80,7 @@ func refsSection(ctx context.Context, out *strings.Builder, wl func(string) stri
 	// JVM's start-up is measured each repetition as a run of
 	// -refs-startup-ops operations and taken off YCSB's CPU for its
 	// framework cost per operation.
-	const ycsbName, nullName = "YCSB core 0.17.0 BasicDB", "ybload null binding"
+	const ycsbName, nullName = "YCSB core 0.17.0 BasicDB", "ybload null binding, null.values=skip"
 	ycsbArgs := func(w string, ops int) []string {
 		return []string{r.Java, "-cp", r.YCSBClassPath, "site.ycsb.Client", "-t", "-db", "site.ycsb.BasicDB",
 			"-P", wl(w), "-p", "recordcount=100000", "-p", "operationcount=" + strconv.Itoa(ops), "-threads", strconv.Itoa(*refThreads), "-p", "basicdb.verbose=false"}
@@ -100,7 +102,7 @@ func refsSection(ctx context.Context, out *strings.Builder, wl func(string) stri
 				args := ycsbArgs(w, *refNullOps)
 				if tool == nullName {
 					args = []string{*ybload, "run", "null", "-P", wl(w), "-p", "recordcount=100000", "-p", "operationcount=" + strconv.Itoa(*refNullOps),
-						"-p", "threadcount=" + strconv.Itoa(*refThreads)}
+						"-p", "threadcount=" + strconv.Itoa(*refThreads), "-p", "null.values=skip"}
 				}
 				s, err := measure(args, int64(*refNullOps))
 				if err != nil {
