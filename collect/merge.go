@@ -136,15 +136,10 @@ func mergeTick(m *Measurement, t *record.Tick) error {
 		if enc == "" {
 			return nil
 		}
-		h, err := hist.Decode(enc, overflow)
-		if err != nil {
-			return err
-		}
 		if *dst == nil {
 			*dst = hist.New()
 		}
-		(*dst).Merge(h)
-		return nil
+		return (*dst).MergeEncoded(enc, overflow)
 	}
 	if err := add(&m.Service, t.Service, t.Overflow); err != nil {
 		return err

@@ -110,19 +110,19 @@ func runOf(name string, phases []collect.PhaseResult, spectrum bool, files func(
 				if t.Service == "" {
 					continue
 				}
-				h, err := hist.Decode(t.Service, t.Overflow)
+				h, err := hist.DecodeSparse(t.Service, t.Overflow)
 				if err != nil {
 					errs = append(errs, fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err))
 					continue
 				}
-				iv.latency.Merge(h)
+				iv.latency.MergeSparse(h)
 				if spectrum && ph.Phase == measuredPhase && !t.Warmup {
 					sh := r.Spectrum[t.Op]
 					if sh == nil {
 						sh = hist.New()
 						r.Spectrum[t.Op] = sh
 					}
-					sh.Merge(h)
+					sh.MergeSparse(h)
 				}
 			}
 			for i, v := range perAgent {

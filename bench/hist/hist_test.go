@@ -2,6 +2,7 @@ package hist
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -155,4 +156,113 @@ func TestStatsOfKnownValues(t *testing.T) {
 	if z := New().Stats(); z != (Stats{}) {
 		t.Errorf("empty histogram: %+v, want zeros", z)
 	}
+}
+
+// MergeEncoded gives exactly what Decode then Merge gives — every bucket's
+// count, the overflow, min, max and mean — for histograms of several shapes,
+// merged several at a time; a wider geometry of the same digits (what a Java
+// writer with a larger range would send) merges too.
+func TestMergeEncodedIsDecodeThenMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var encs []string
+	var overflows []int64
+	for k := 0; k < 6; k++ {
+		h := New()
+		for i := 0; i < 5000*(k+1); i++ {
+			h.Record(int64(r.ExpFloat64() * float64(300*(k+1))))
+		}
+		if k == 2 {
+			h.RecordN(Highest*3, 4) // overflow
+		}
+		if k == 4 {
+			h.Reset() // an empty tick
+		}
+		s, err := h.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		encs, overflows = append(encs, s), append(overflows, h.Overflow())
+	}
+	wide := hdrhistogram.New(1, 10*Highest, SigFigs)
+	for v := int64(1); v < 3_000_000; v += 997 {
+		wide.RecordValue(v)
+	}
+	b, err := wide.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	encs, overflows = append(encs, string(b)), append(overflows, 0)
+
+	want, got := New(), New()
+	for i, s := range encs {
+		d, err := Decode(s, overflows[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Merge(d)
+		if err := got.MergeEncoded(s, overflows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !got.h.Equals(want.h) || got.Overflow() != want.Overflow() || got.Overflow() != 4 {
+		t.Fatalf("count %d overflow %d, want %d and %d (4)", got.Count(), got.Overflow(), want.Count(), want.Overflow())
+	}
+	if got.Min() != want.Min() || got.Max() != want.Max() || got.Mean() != want.Mean() {
+		t.Errorf("min/max/mean %d/%d/%v, want %d/%d/%v", got.Min(), got.Max(), got.Mean(), want.Min(), want.Max(), want.Mean())
+	}
+	for _, p := range []float64{0, 50, 99, 99.99, 100} {
+		if got.Percentile(p) != want.Percentile(p) {
+			t.Errorf("p%v: %d, want %d", p, got.Percentile(p), want.Percentile(p))
+		}
+	}
+}
+
+func TestMergeEncodedRefusesOtherGeometry(t *testing.T) {
+	x := New()
+	if err := x.MergeEncoded("not base64!", 0); err == nil {
+		t.Fatal("want error for garbage")
+	}
+	other := hdrhistogram.New(1, 1000, 2)
+	other.RecordValue(5)
+	b, err := other.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.MergeEncoded(string(b), 3); err == nil || !strings.Contains(err.Error(), "geometry 1..1000 µs, 2 digits") {
+		t.Fatalf("other geometry: %v", err)
+	}
+	if x.Count() != 0 || x.Overflow() != 0 {
+		t.Fatalf("a refused histogram changed the target: count %d overflow %d", x.Count(), x.Overflow())
+	}
+}
+
+// MergeEncoded makes no dense histogram: it allocates less than one takes
+// (what Decode allocates for every tick's histogram, whatever it holds).
+func TestMergeEncodedAllocatesLittle(t *testing.T) {
+	h := New()
+	for v := int64(100); v < 20_000; v += 3 {
+		h.Record(v)
+	}
+	s, err := h.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := New()
+	bytesOf := func(f func()) uint64 {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		for i := 0; i < 20; i++ {
+			f()
+		}
+		runtime.ReadMemStats(&b)
+		return (b.TotalAlloc - a.TotalAlloc) / 20
+	}
+	merged := bytesOf(func() { dst.MergeEncoded(s, 0) })
+	decoded := bytesOf(func() { d, _ := Decode(s, 0); dst.Merge(d) })
+	dense := uint64(New().h.ByteSize())
+	if merged >= dense || merged >= decoded {
+		t.Errorf("MergeEncoded allocates %d bytes a histogram, Decode and Merge %d: want less than one dense histogram (%d)", merged, decoded, dense)
+	}
+	t.Logf("bytes allocated per histogram: MergeEncoded %d, Decode+Merge %d, a dense histogram %d", merged, decoded, dense)
 }
