@@ -20,6 +20,9 @@ type Chart struct {
 type Series struct {
 	Name string
 	X, Y []float64
+	// Breaks are indices of X where the line starts anew, not joined to
+	// the point before: a pause between two phases, when nothing ran.
+	Breaks []int
 }
 
 // Band is a shaded span of a time chart: a phase, or a warm-up.

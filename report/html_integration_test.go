@@ -122,11 +122,13 @@ func TestIntegrationHTMLInChromium(t *testing.T) {
 
 	// What each chart must show, from the fixture's description.
 	ticks := fixture.loadTicks + fixture.runTicks
-	want := map[string]struct{ series, points int }{
-		"chart-workloada-throughput": {fixture.reps, ticks},
-		"chart-workloada-latency":    {2 * fixture.reps, ticks},
-		"chart-workloada-spectrum":   {len(fixture.ops), len(SpectrumQuantiles)},
-		"chart-workloada-cpu":        {len(fixture.dbHosts), fixture.cpuSamples + 1},
+	// The time series lift the pen between the load and run phases: a
+	// path of theirs has two moves, one per phase.
+	want := map[string]struct{ series, points, moves int }{
+		"chart-workloada-throughput": {fixture.reps, ticks, 2},
+		"chart-workloada-latency":    {2 * fixture.reps, ticks, 2},
+		"chart-workloada-spectrum":   {len(fixture.ops), len(SpectrumQuantiles), 1},
+		"chart-workloada-cpu":        {len(fixture.dbHosts), fixture.cpuSamples + 1, 1},
 	}
 	if len(charts) != len(want) {
 		t.Fatalf("%d charts in the page, want %d", len(charts), len(want))
@@ -153,6 +155,9 @@ func TestIntegrationHTMLInChromium(t *testing.T) {
 			}
 			if n := len(pathCommand.FindAllString(mine[0], -1)); n != w.points {
 				t.Errorf("%s: series %s's path has %d points, want %d", c.ID, s.Name, n, w.points)
+			}
+			if n := strings.Count(mine[0], "M"); n != w.moves {
+				t.Errorf("%s: series %s's path starts %d times, want %d", c.ID, s.Name, n, w.moves)
 			}
 		}
 	}

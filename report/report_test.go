@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -328,5 +329,34 @@ func TestCPUChartLeavesOutTheImpossible(t *testing.T) {
 	}
 	if !strings.Contains(c.Note, "1 interval(s) left out") {
 		t.Errorf("note %q", c.Note)
+	}
+}
+
+// A series' breaks lift the pen: its path starts anew at each break and
+// still visits every point; a break at 0 or repeated changes nothing.
+func TestSeriesBreaksLiftThePen(t *testing.T) {
+	for _, c := range []struct {
+		breaks []int
+		moves  int
+	}{{nil, 1}, {[]int{3}, 2}, {[]int{0, 3, 3, 5}, 3}} {
+		x := []float64{1, 2, 3, 4, 5, 6, 7}
+		y := []float64{5, 6, 7, 1, 2, 8, 9}
+		svg, err := drawSVG(Chart{ID: "t", Series: []Series{{Name: "s", X: x, Y: y, Breaks: c.breaks}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d string
+		for _, m := range regexp.MustCompile(`(?i)<path d="([^"]*)"[^>]*stroke:#1f77b4`).FindAllStringSubmatch(string(svg), -1) {
+			d = m[1]
+		}
+		if d == "" {
+			t.Fatalf("breaks %v: no path in the series' colour in\n%s", c.breaks, svg)
+		}
+		if got := strings.Count(d, "M"); got != c.moves {
+			t.Errorf("breaks %v: %d moves in %q, want %d", c.breaks, got, d, c.moves)
+		}
+		if got := strings.Count(d, "M") + strings.Count(d, "L"); got != len(x) {
+			t.Errorf("breaks %v: %d points in %q, want %d", c.breaks, got, d, len(x))
+		}
 	}
 }

@@ -91,7 +91,7 @@ func drawSVG(c Chart) ([]byte, error) {
 		for j := range s.X {
 			xys[j] = plotter.XY{X: s.X[j], Y: s.Y[j]}
 		}
-		l, err := plotter.NewLine(xys)
+		l, err := newSegmentedLine(xys, s.Breaks)
 		if err != nil {
 			return nil, fmt.Errorf("%s: series %s: %w", c.ID, s.Name, err)
 		}
@@ -149,4 +149,57 @@ func (ninesTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return out
+}
+
+// segmentedLine is a series drawn as one path that lifts the pen at its
+// breaks, so that one phase's last point is not joined to the next phase's
+// first across the pause between them (plotter.Line joins every point).
+type segmentedLine struct {
+	xys    plotter.XYs
+	breaks []int
+	draw.LineStyle
+}
+
+func newSegmentedLine(xys plotter.XYs, breaks []int) (*segmentedLine, error) {
+	if err := plotter.CheckFloats(xysFloats(xys)...); err != nil {
+		return nil, err
+	}
+	return &segmentedLine{xys: xys, breaks: breaks, LineStyle: plotter.DefaultLineStyle}, nil
+}
+
+func xysFloats(xys plotter.XYs) []float64 {
+	out := make([]float64, 0, 2*len(xys))
+	for _, p := range xys {
+		out = append(out, p.X, p.Y)
+	}
+	return out
+}
+
+// Plot draws the line: a move to each segment's first point, a line to
+// each of the others, in one stroked path.
+func (l *segmentedLine) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	var path vg.Path
+	next := 0
+	for i, xy := range l.xys {
+		pt := vg.Point{X: trX(xy.X), Y: trY(xy.Y)}
+		for next < len(l.breaks) && l.breaks[next] < i {
+			next++
+		}
+		if i == 0 || (next < len(l.breaks) && l.breaks[next] == i) {
+			path.Move(pt)
+			continue
+		}
+		path.Line(pt)
+	}
+	if len(path) == 0 {
+		return
+	}
+	c.SetLineStyle(l.LineStyle)
+	c.Stroke(path)
+}
+
+// DataRange is the extent of the points, for the axes.
+func (l *segmentedLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return plotter.XYRange(l.xys)
 }

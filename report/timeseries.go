@@ -15,6 +15,9 @@ import (
 type run struct {
 	Name   string // "" for a workload without repetitions, else r1, r2, …
 	Points []tickPoint
+	// Breaks are the indices of Points where a phase after the first
+	// begins: nothing was measured between the phases.
+	Breaks []int
 	Bands  []Band
 	// Spectrum is each operation's service times over the measured
 	// phase's ticks after warm-up, merged over the agents, as
@@ -139,6 +142,9 @@ func runOf(name string, phases []collect.PhaseResult, spectrum bool, files func(
 		}
 		first, last := byIndex[idx[0]], byIndex[idx[len(idx)-1]]
 		r.Bands = append(r.Bands, Band{Label: ph.Phase, From: secondsFrom(origin, first.start), To: secondsFrom(origin, last.end)})
+		if len(r.Points) > 0 {
+			r.Breaks = append(r.Breaks, len(r.Points))
+		}
 		var warm *Band
 		for _, i := range idx {
 			iv := byIndex[i]
@@ -177,7 +183,7 @@ func throughputChart(workload string, runs []run) Chart {
 	c := Chart{ID: workload + "-throughput", Title: workload + ": throughput over time", XLabel: "seconds from the start",
 		YLabel: "measurements/s"}
 	for _, r := range runs {
-		s := Series{Name: r.Name}
+		s := Series{Name: r.Name, Breaks: r.Breaks}
 		if s.Name == "" {
 			s.Name = "throughput"
 		}
@@ -196,7 +202,7 @@ func latencyChart(workload string, runs []run) Chart {
 		YLabel: "ms, all operations"}
 	for _, fig := range []string{"p50", "p99"} {
 		for _, r := range runs {
-			s := Series{Name: seriesName(fig, r)}
+			s := Series{Name: seriesName(fig, r), Breaks: r.Breaks}
 			for _, p := range r.Points {
 				y := p.P50
 				if fig == "p99" {
