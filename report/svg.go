@@ -160,19 +160,14 @@ type segmentedLine struct {
 	draw.LineStyle
 }
 
+// newSegmentedLine refuses NaN and infinite points, as plotter.NewLine does.
 func newSegmentedLine(xys plotter.XYs, breaks []int) (*segmentedLine, error) {
-	if err := plotter.CheckFloats(xysFloats(xys)...); err != nil {
-		return nil, err
+	for _, p := range xys {
+		if err := plotter.CheckFloats(p.X, p.Y); err != nil {
+			return nil, err
+		}
 	}
 	return &segmentedLine{xys: xys, breaks: breaks, LineStyle: plotter.DefaultLineStyle}, nil
-}
-
-func xysFloats(xys plotter.XYs) []float64 {
-	out := make([]float64, 0, 2*len(xys))
-	for _, p := range xys {
-		out = append(out, p.X, p.Y)
-	}
-	return out
 }
 
 // Plot draws the line: a move to each segment's first point, a line to
