@@ -113,13 +113,7 @@ func TestDecodeRefusesOtherGeometry(t *testing.T) {
 	if _, err := Decode("not base64!", 0); err == nil {
 		t.Fatal("want error for garbage")
 	}
-	other := hdrhistogram.New(1, 1000, 2)
-	other.RecordValue(5)
-	b, err := other.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Decode(string(b), 0); err == nil || !strings.Contains(err.Error(), "geometry 1..1000 µs, 2 digits") {
+	if _, err := Decode(otherGeometry(t), 0); err == nil || !strings.Contains(err.Error(), "geometry 1..1000 µs, 2 digits") {
 		t.Fatalf("other geometry: %v", err)
 	}
 	x := New()
@@ -217,18 +211,25 @@ func TestMergeEncodedIsDecodeThenMerge(t *testing.T) {
 	}
 }
 
-func TestMergeEncodedRefusesOtherGeometry(t *testing.T) {
-	x := New()
-	if err := x.MergeEncoded("not base64!", 0); err == nil {
-		t.Fatal("want error for garbage")
-	}
+// otherGeometry is a histogram of 1..1000 µs at two digits, encoded by the
+// library: one that would not merge exactly into the shared geometry.
+func otherGeometry(t *testing.T) string {
+	t.Helper()
 	other := hdrhistogram.New(1, 1000, 2)
 	other.RecordValue(5)
 	b, err := other.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := x.MergeEncoded(string(b), 3); err == nil || !strings.Contains(err.Error(), "geometry 1..1000 µs, 2 digits") {
+	return string(b)
+}
+
+func TestMergeEncodedRefusesOtherGeometry(t *testing.T) {
+	x := New()
+	if err := x.MergeEncoded("not base64!", 0); err == nil {
+		t.Fatal("want error for garbage")
+	}
+	if err := x.MergeEncoded(otherGeometry(t), 3); err == nil || !strings.Contains(err.Error(), "geometry 1..1000 µs, 2 digits") {
 		t.Fatalf("other geometry: %v", err)
 	}
 	if x.Count() != 0 || x.Overflow() != 0 {
