@@ -22,6 +22,13 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/testtier" ./scripts/testtier
 
+# sweep tears down what a killed earlier test process left (its hosts'
+# bridges would overlap the subnets the tests use again).
+sweep() {
+  go build -o "$bin/ybbench" ./cmd/ybbench
+  scripts/testenv/sweep.sh "$bin/ybbench"
+}
+
 record() {
   local name=$1 start=$2 ok=$3
   if [[ $ok == yes ]]; then
@@ -62,6 +69,9 @@ if [[ $tier == all ]]; then
 fi
 if [[ $tier == all || $tier == unit ]]; then
   run_tier unit -race -count=1 -timeout 3m ./...
+fi
+if [[ $tier == all || $tier == integration || $tier == e2e ]]; then
+  sweep
 fi
 if [[ $tier == all || $tier == integration ]]; then
   run_tier integration -tags integration -run '^TestIntegration' -count=1 -p 1 -timeout 12m ./...

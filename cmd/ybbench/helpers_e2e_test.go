@@ -71,6 +71,11 @@ func runsDir(t *testing.T) string {
 	if err := os.Chmod(d, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The mark lets scripts/testenv/sweep.sh tear down what a killed test
+	// process left here (its cleanups never ran), once that process is gone.
+	if err := os.WriteFile(filepath.Join(d, ".ybbench-test-runs"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
 }
