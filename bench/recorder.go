@@ -66,11 +66,6 @@ const (
 	flagLate
 )
 
-type sampleBuf struct {
-	s    []sample
-	ends []int64 // clock ns of each sample's end; only when raw output is on
-}
-
 // NewRecorder returns a recorder outside any run, on a clock of its own: a
 // test or a benchmark can drive one worker's operations with it. Its
 // samples are kept until the process ends; nothing drains them.
@@ -121,7 +116,7 @@ func (r *Recorder) add(op Op, st Status, start, end int64, n int) {
 	}
 	r.enter.Add(1)
 	b := &r.bufs[r.active.Load()]
-	b.s = append(b.s, s)
+	b.push(s)
 	if r.raw {
 		b.ends = append(b.ends, end)
 	}
@@ -151,9 +146,4 @@ func (r *Recorder) swap() *sampleBuf {
 		runtime.Gosched()
 	}
 	return &r.bufs[old]
-}
-
-func (b *sampleBuf) clear() {
-	b.s = b.s[:0]
-	b.ends = b.ends[:0]
 }

@@ -31,7 +31,7 @@ func (r *run) ticker(allDone <-chan struct{}) *Result {
 		// The recorders are drained several times an interval, into the
 		// same interval: a worker's buffer then holds a fraction of an
 		// interval's samples, not all of them (at 6 M operations a second,
-		// 96 MB a second, twice over for the two buffers, grown by copying).
+		// 96 MB a second, twice over for the two buffers).
 		for {
 			select {
 			case <-t.C:
@@ -89,24 +89,33 @@ func (r *run) drain(iv *Interval) {
 	base := r.clk.Base()
 	for _, rec := range r.recs {
 		b := rec.swap()
-		for i := range b.s {
-			x := &b.s[i]
-			ok := r.cat.Statuses[x.st].OK
-			warmup := x.flags&flagWarmup != 0
-			if warmup {
-				iv.Warmup[x.op].add(x, ok, sched)
-			} else {
-				iv.Measured[x.op].add(x, ok, sched)
-			}
-			if r.cfg.Raw {
-				iv.Raw = append(iv.Raw, RawSample{
-					Op: x.op, OK: ok, Warmup: warmup,
-					End:     base.Add(time.Duration(b.ends[i])),
-					Service: int64(x.svc), Response: int64(x.resp),
-				})
+		i := -1 // the sample's index in b, for its end in b.ends
+		for _, blk := range b.filled() {
+			for j := range blk {
+				x := &blk[j]
+				i++
+				r.drainOne(iv, b, i, x, sched, base)
 			}
 		}
 		b.clear()
+	}
+}
+
+// drainOne adds sample x (the i-th of b) to the interval.
+func (r *run) drainOne(iv *Interval, b *sampleBuf, i int, x *sample, sched bool, base time.Time) {
+	ok := r.cat.Statuses[x.st].OK
+	warmup := x.flags&flagWarmup != 0
+	if warmup {
+		iv.Warmup[x.op].add(x, ok, sched)
+	} else {
+		iv.Measured[x.op].add(x, ok, sched)
+	}
+	if r.cfg.Raw {
+		iv.Raw = append(iv.Raw, RawSample{
+			Op: x.op, OK: ok, Warmup: warmup,
+			End:     base.Add(time.Duration(b.ends[i])),
+			Service: int64(x.svc), Response: int64(x.resp),
+		})
 	}
 }
 

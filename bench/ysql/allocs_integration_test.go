@@ -77,8 +77,8 @@ func (f fakeBinding) NewDB(context.Context, int, int) (ycsb.DB, error) {
 // the workload, the YSQL binding and the recorder allocates nothing, for
 // every kind of operation (reads and updates of A, scans and inserts of E,
 // read-modify-writes of F, the load phase's inserts). The recorder's buffer
-// grows by doubling and is reused from tick to tick in a run: amortised
-// over the runs, its growth rounds to zero.
+// grows a block of 1024 samples at a time and keeps its blocks from tick
+// to tick in a run: amortised over the runs, its growth rounds to zero.
 func TestIntegrationYSQLOperationsAllocateNothing(t *testing.T) {
 	for _, c := range []struct {
 		workload string
