@@ -31,9 +31,9 @@ func workloadCore(t *testing.T, name string, load bool) *Core {
 
 // TestIntegrationNullOperationsAllocateNothing: a YCSB operation on the
 // null binding (the workload's generators, keys and values, the recorder)
-// allocates nothing, for every kind of operation. Key strings come from a
-// chunk of about seven hundred keys, and the recorder's buffer grows by
-// doubling: both round to zero per operation.
+// allocates nothing, for every kind of operation. The null DB borrows its
+// keys (KeyBorrower), and the recorder's buffer grows a block of 1024
+// samples at a time: that rounds to zero per operation.
 func TestIntegrationNullOperationsAllocateNothing(t *testing.T) {
 	for _, c := range []struct {
 		workload string

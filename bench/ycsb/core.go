@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/ybbench/ybbench/bench"
 )
@@ -166,6 +167,9 @@ func (c *Core) NewWorker(ctx context.Context, id int, rec *bench.Recorder) (benc
 		return nil, err
 	}
 	w := &worker{c: c, db: db, rec: rec, rng: rand.New(rand.NewPCG(c.seed, uint64(id)*0x9e3779b97f4a7c15+1))}
+	if b, ok := db.(KeyBorrower); ok {
+		w.borrowKeys = b.BorrowsKeys()
+	}
 	if c.cfg.DataIntegrity {
 		w.cells = map[string][]byte{}
 	}
@@ -180,17 +184,20 @@ type counters struct {
 }
 
 type worker struct {
-	c       *Core
-	db      DB
-	rec     *bench.Recorder
-	rng     *rand.Rand
-	key     []byte
-	keys    keyArena
-	one     [1]string
-	vals    []Field
-	ordered []Field
-	cells   map[string][]byte
-	cnt     counters
+	c    *Core
+	db   DB
+	rec  *bench.Recorder
+	rng  *rand.Rand
+	key  []byte
+	keys keyArena
+	// borrowKeys: the DB keeps no key past its call (KeyBorrower), so a
+	// key is a view of key, not a copy in the arena.
+	borrowKeys bool
+	one        [1]string
+	vals       []Field
+	ordered    []Field
+	cells      map[string][]byte
+	cnt        counters
 }
 
 // Do performs one YCSB operation: an insert in the load phase
@@ -225,6 +232,9 @@ func (w *worker) keyName(keynum int64) string {
 		keynum = cfg.RecordCount + (keynum-cfg.RecordCount)*cfg.AgentCount + cfg.AgentIndex
 	}
 	w.key = KeyName(w.key, cfg.KeyPrefix, keynum, int(cfg.ZeroPadding), cfg.OrderedInserts)
+	if w.borrowKeys {
+		return unsafe.String(unsafe.SliceData(w.key), len(w.key))
+	}
 	return w.keys.str(w.key)
 }
 

@@ -51,6 +51,15 @@ type DB interface {
 	Cleanup(ctx context.Context) error
 }
 
+// KeyBorrower is implemented by a DB that keeps no key string past the call
+// it was passed to (nor anything made from it without a copy). Such a DB
+// is given views of the worker's key buffer, which the next key
+// overwrites, instead of keys copied into memory of their own: a DB that
+// queues keys (a batch) must not implement it.
+type KeyBorrower interface {
+	BorrowsKeys() bool
+}
+
 // Binding creates the per-worker DB objects of one database interface.
 type Binding interface {
 	// NewDB connects worker (0-based, of workers) to the database.
