@@ -100,13 +100,24 @@ func newRun(t *testing.T, tag string, db, client int, subnet string) *e2eRun {
 func newRunWith(t *testing.T, terraformBin, tag string, db, client int, subnet string) *e2eRun {
 	t.Helper()
 	dir := t.TempDir()
-	id := fmt.Sprintf("e2e-%s-%d", tag, os.Getpid())
+	// One id per test, whatever the process: the names on the machine
+	// derive from it, so what a killed earlier process of this test left
+	// (its cleanup never ran) is found by name and removed first.
+	id := "e2e-" + tag
 	runDir := filepath.Join(dir, "runs", id)
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	pub, keyFile := runKey(t, runDir)
 	logs := &logBuffer{}
+	// No subnet in the meta: only this id's namespaces, links and bridge are
+	// looked for, not whatever listens on the subnet. Its log is its own:
+	// the tests read the run's.
+	var before logBuffer
+	if err := New(TerraformBinary(terraformBin), Logger(slog.New(slog.NewTextHandler(&before, nil)))).
+		Destroy(context.Background(), &infra.Cluster{Name: id, Meta: map[string]string{MetaRunDir: runDir}}); err != nil {
+		t.Fatalf("removing what an earlier process of this test left: %v\n%s", err, before.String())
+	}
 	r := &e2eRun{
 		p: New(TerraformBinary(terraformBin), Logger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))),
 		spec: infra.ClusterSpec{
