@@ -39,7 +39,7 @@ var (
 	refNullOps  = flag.Int("refs-null-ops", 8000000, "operations of the YCSB core BasicDB and ybload null runs")
 	refStartOps = flag.Int("refs-startup-ops", 100, "operations of the Java tools' start-up runs (their CPU is the JVM's start-up cost)")
 	refThreads  = flag.Int("refs-null-threads", 4, "threads of the BasicDB and null runs")
-	refKVOn     = flag.Bool("refs-kv", true, "run the yb-sample-apps half of -only refs (false: only the YCSB BasicDB half, about 3 minutes)")
+	refKVOn     = flag.Bool("refs-kv", true, "run the yb-sample-apps half of -only refs (false: only the YCSB BasicDB half, about 10 s a repetition)")
 	// The KV defaults make the JVM's start-up (about 1.9 s of CPU here, the
 	// driver's connection included) under 5% of yb-sample-apps' CPU: it
 	// spends about 140 µs per write, 40 µs per batched key and 135 µs per
