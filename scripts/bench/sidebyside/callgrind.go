@@ -67,6 +67,15 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 	if b, err := exec.Command("go", "build", "-o", *sbFloor, "./scripts/bench/sbfloor").CombinedOutput(); err != nil {
 		return fmt.Errorf("build sbfloor: %v\n%s", err, b)
 	}
+	// ybload built as make build builds it, but with its symbol table:
+	// the code and so the counts are the same as the stripped binary's,
+	// and callgrind can name the functions the instructions are spent in.
+	symYbload := filepath.Join(filepath.Dir(*sbFloor), "ybload-symbols")
+	build := exec.Command("go", "build", "-trimpath", "-o", symYbload, "./cmd/ybload")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("build ybload with symbols: %v\n%s", err, b)
+	}
 	const db = "ybb_sysbench_cg"
 	if err := sbPrepare(env, fresh, db); err != nil {
 		return err
@@ -81,6 +90,7 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 		"Go binaries with GODEBUG=asyncpreemptoff=1; call graphs in %s.\n\n| workload | client | instructions/txn | start-up instructions | vs sysbench |\n|---|---|---|---|---|\n",
 		long, short, *sbTables, *sbRows, long-short, dir)
 	var failed []string
+	var profile [2]string // ybload's oltp_point_select call graphs, short and long
 	for _, wl := range sbWorkloads {
 		var sbPerTx float64
 		for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
@@ -92,15 +102,19 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 					return []string{*sbFloor, "-url", floorURL, "-threads", "1", "-tables", strconv.Itoa(*sbTables),
 						"-table-size", strconv.Itoa(*sbRows), "-time", "0", "-events", strconv.Itoa(n)}
 				}
-				return sbCmd(env, tool, wl, db, "--threads=1", "--events="+strconv.Itoa(n), "--time=0", "run")
+				return sbCmdWith(symYbload, env, tool, wl, db, "--threads=1", "--events="+strconv.Itoa(n), "--time=0", "run")
 			}
 			var counts [2]int64
+			var files [2]string
 			var err error
 			for i, n := range []int{short, long} {
-				f := filepath.Join(dir, fmt.Sprintf("%s.%s.%d.out", strings.NewReplacer(" ", "-", ",", "").Replace(tool), wl, n))
-				if counts[i], err = callgrindRun(args(n), tool != "sysbench", f); err != nil {
+				files[i] = filepath.Join(dir, fmt.Sprintf("%s.%s.%d.out", strings.NewReplacer(" ", "-", ",", "").Replace(tool), wl, n))
+				if counts[i], err = callgrindRun(args(n), tool != "sysbench", files[i]); err != nil {
 					break
 				}
+			}
+			if err == nil && tool == "ybload" && wl == "oltp_point_select" {
+				profile = files
 			}
 			if err != nil {
 				failed = append(failed, fmt.Sprintf("%s %s cannot run under callgrind: %v", tool, wl, err))
@@ -122,6 +136,12 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 	fmt.Fprintln(out, "\n(goal: ybload's instructions/txn ≤ sysbench's)")
 	for _, f := range failed {
 		fmt.Fprintln(out, "\n"+f)
+	}
+	if profile[0] != "" {
+		fmt.Fprintf(out, "\n### Where ybload's instructions per transaction go (oltp_point_select)\n\n")
+		if err := writeInstrProfile(out, profile[0], profile[1], long-short); err != nil {
+			fmt.Fprintf(out, "No profile: %v\n", err)
+		}
 	}
 	fmt.Fprintln(out)
 	return ctx.Err()

@@ -334,15 +334,20 @@ func spreadOf(xs []sbRun, f func(sbRun) float64) string {
 // sysbench, or ybload sysbench --compat=1.0.20; the password comes from
 // PGPASSWORD.
 func sbCmd(env pgEnv, tool, wl, db string, extra ...string) []string {
+	return sbCmdWith(*ybload, env, tool, wl, db, extra...)
+}
+
+// sbCmdWith is sbCmd with another ybload binary.
+func sbCmdWith(ybloadBin string, env pgEnv, tool, wl, db string, extra ...string) []string {
 	pg := env.Postgres
 	var a []string
 	switch tool {
 	case "sysbench":
 		a = []string{*sbBin, wl}
 	case sbBlocking:
-		a = []string{*ybload, "sysbench", wl, "--compat=1.0.20", "--ybload-socket=blocking"}
+		a = []string{ybloadBin, "sysbench", wl, "--compat=1.0.20", "--ybload-socket=blocking"}
 	default:
-		a = []string{*ybload, "sysbench", wl, "--compat=1.0.20"}
+		a = []string{ybloadBin, "sysbench", wl, "--compat=1.0.20"}
 	}
 	a = append(a, "--db-driver=pgsql", "--pgsql-host="+pg.Host, "--pgsql-port="+strconv.Itoa(pg.Port), "--pgsql-user="+pg.User, "--pgsql-db="+db,
 		"--tables="+strconv.Itoa(*sbTables), "--table-size="+strconv.Itoa(*sbRows), "--rand-type=uniform")
