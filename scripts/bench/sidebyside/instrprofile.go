@@ -8,6 +8,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os/exec"
@@ -79,28 +81,23 @@ type fnCost struct {
 // of the Go runtime's background work) are left out of the list but kept in
 // the total.
 func perTxCosts(short, long map[string]int64, events int) (fns []fnCost, total float64) {
-	seen := map[string]bool{}
-	for _, m := range []map[string]int64{short, long} {
-		for fn := range m {
-			if seen[fn] {
-				continue
-			}
-			seen[fn] = true
-			d := float64(long[fn]-short[fn]) / float64(events)
-			total += d
-			if d > 0 {
-				fns = append(fns, fnCost{fn, d})
-			}
+	add := func(fn string) {
+		d := float64(long[fn]-short[fn]) / float64(events)
+		total += d
+		if d > 0 {
+			fns = append(fns, fnCost{fn, d})
+		}
+	}
+	for fn := range long {
+		add(fn)
+	}
+	for fn := range short {
+		if _, ok := long[fn]; !ok {
+			add(fn) // gone from the long run: a negative difference
 		}
 	}
 	slices.SortFunc(fns, func(a, b fnCost) int {
-		if a.perTx != b.perTx {
-			if a.perTx > b.perTx {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.name, b.name)
+		return cmp.Or(cmp.Compare(b.perTx, a.perTx), strings.Compare(a.name, b.name))
 	})
 	return fns, total
 }
@@ -114,7 +111,7 @@ func writeInstrProfile(out io.Writer, shortFile, longFile string, events int) er
 		if err != nil {
 			return fmt.Errorf("callgrind_annotate %s: %w", f, err)
 		}
-		if costs[i], err = selfCosts(strings.NewReader(string(b))); err != nil {
+		if costs[i], err = selfCosts(bytes.NewReader(b)); err != nil {
 			return err
 		}
 	}

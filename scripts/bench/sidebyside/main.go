@@ -79,6 +79,12 @@ func main() {
 			os.Exit(2)
 		}
 	}
+	if *cgEvents < 2 {
+		// The short run does a fifth, at least 1: the two must differ, or
+		// instructions per transaction divide by zero.
+		fmt.Fprintf(os.Stderr, "sidebyside: -callgrind-events=%d: must be at least 2 (the short run does a fifth, at least 1)\n", *cgEvents)
+		os.Exit(2)
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)
