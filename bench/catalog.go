@@ -4,8 +4,8 @@
 // A Workload says what one operation is; the engine owns the clock, the
 // workers, the pacing and the bounds. Workers measure into a per-worker
 // Recorder they are handed; the engine drains every recorder on each tick
-// (default 1 s) into HDR histograms (bench/hist) and hands the interval to
-// sinks: the tick records (bench/record), the status lines, the summary.
+// (default 1 s) into HDR histograms (record/hist) and hands the interval to
+// sinks: the tick records (record), the status lines, the summary.
 package bench
 
 import "fmt"

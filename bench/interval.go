@@ -3,7 +3,7 @@ package bench
 import (
 	"time"
 
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // OpStats is what one measurement name accumulated over some span: an

@@ -7,11 +7,11 @@ import (
 	"runtime/metrics"
 	"strconv"
 
-	"github.com/ybbench/ybbench/bench/hist"
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
-// RecordSink writes the run as tick records (bench/record): a Meta line at
+// RecordSink writes the run as tick records (record): a Meta line at
 // the start, one Tick line per measurement name per interval, flushed at
 // every interval, and an End line.
 type RecordSink struct {

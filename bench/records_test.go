@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/pace"
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // The records of a run, decoded and merged, must hold exactly what the

@@ -1,6 +1,6 @@
 package collect
 
-import "github.com/ybbench/ybbench/internal/repetition"
+import "github.com/ybbench/ybbench/record/repetition"
 
 // AgentFiles reads the record files of a workload's phase from every
 // client's copy under agents/<host>/, as Aggregate does, for the reports

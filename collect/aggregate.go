@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ybbench/ybbench/internal/repetition"
+	"github.com/ybbench/ybbench/record/repetition"
+
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // Aggregate builds a run's result from its directory alone: setup.json
@@ -88,7 +90,7 @@ func Aggregate(runDir string) (*Result, error) {
 		}
 	}
 	if setup.Baseline != nil && (setup.Baseline.Source != "" || len(setup.Baseline.Rows) > 0) {
-		ok, bad := setup.Baseline.Consistent(LittlesLawTolerance)
+		ok, bad := setup.Baseline.Consistent(profiles.LittlesLawTolerance)
 		res.Baseline = &BaselineResult{Baseline: *setup.Baseline, Consistent: ok, Inconsistencies: bad}
 	}
 	res.Notes = notesOf(&setup, res)
@@ -104,7 +106,7 @@ func Aggregate(runDir string) (*Result, error) {
 		if wr.Published != nil {
 			if v, err := wr.Published.LittlesLaw(res.Baseline.Threads); err == nil {
 				wr.PublishedLittlesLaw = &LittlesLaw{Threads: wr.Published.ThreadsOf(res.Baseline.Threads), Value: v,
-					Tolerance: LittlesLawTolerance, Within: within(v, LittlesLawTolerance)}
+					Tolerance: profiles.LittlesLawTolerance, Within: within(v, profiles.LittlesLawTolerance)}
 			}
 		}
 		if setup.Repetitions <= 1 {
@@ -139,8 +141,8 @@ func Aggregate(runDir string) (*Result, error) {
 			wr.ThroughputBasis = fig.basis
 			_, wr.SanityText = fig.sanity(p)
 			if wr.Sanity > 0 {
-				in := within(wr.Sanity, LittlesLawTolerance)
-				wr.SanityTolerance, wr.SanityWithin = LittlesLawTolerance, &in
+				in := within(wr.Sanity, profiles.LittlesLawTolerance)
+				wr.SanityTolerance, wr.SanityWithin = profiles.LittlesLawTolerance, &in
 			}
 		}
 		res.Workloads = append(res.Workloads, wr)
@@ -170,7 +172,7 @@ type repetitionRead struct {
 // measureRepetition reads repetition k of a workload (k = 0: the run has
 // no repetitions, and its files carry no repetition in their names): each
 // phase's agents' records merged, and the measured phase's figures.
-func measureRepetition(runDir string, w SetupWorkload, k int, published *BaselineRow, fig figures, versions map[string]string) repetitionRead {
+func measureRepetition(runDir string, w SetupWorkload, k int, published *profiles.BaselineRow, fig figures, versions map[string]string) repetitionRead {
 	stem := repetition.Stem(w.Name, k)
 	name := w.Name
 	if k > 0 {

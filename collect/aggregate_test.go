@@ -10,7 +10,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
-	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // Aggregate builds each profile's result from a fixture run directory

@@ -6,7 +6,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
-	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // The report's caveat block, rendered from the result Aggregate builds of

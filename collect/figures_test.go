@@ -3,6 +3,8 @@ package collect
 import (
 	"math"
 	"testing"
+
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // near reports whether got is within 0.0005 of a hand-computed want.
@@ -13,22 +15,22 @@ func near(got, want float64) bool { return math.Abs(got-want) < 0.0005 }
 func TestLittlesLawOfSeedRows(t *testing.T) {
 	for _, c := range []struct {
 		name    string
-		row     BaselineRow
+		row     profiles.BaselineRow
 		threads int
 		want    float64
 	}{
 		// seed 000 workload A: 256 ÷ (37443 × (0.5 × 1.5 + 0.5 × 12) ms) = 256 ÷ 252.740 = 1.0129
-		{"seed 000 workloada", BaselineRow{Workload: "workloada", Throughput: 37443,
-			Latencies: []Published{{Op: "READ", MS: 1.5}, {Op: "UPDATE", MS: 12}}, Mix: map[string]float64{"READ": 0.5, "UPDATE": 0.5}}, 256, 1.0129},
+		{"seed 000 workloada", profiles.BaselineRow{Workload: "workloada", Throughput: 37443,
+			Latencies: []profiles.Published{{Op: "READ", MS: 1.5}, {Op: "UPDATE", MS: 12}}, Mix: map[string]float64{"READ": 0.5, "UPDATE": 0.5}}, 256, 1.0129},
 		// seed 004 write-heavy: 256 ÷ (90000 × 2.75 ms) = 256 ÷ 247.5 = 1.0343
-		{"seed 004 write-heavy", BaselineRow{Workload: "write-heavy", Throughput: 90000,
-			Latencies: []Published{{Op: "Write", MS: 2.75}}, Mix: map[string]float64{"Write": 1}}, 256, 1.0343},
+		{"seed 004 write-heavy", profiles.BaselineRow{Workload: "write-heavy", Throughput: 90000,
+			Latencies: []profiles.Published{{Op: "Write", MS: 2.75}}, Mix: map[string]float64{"Write": 1}}, 256, 1.0343},
 		// seed 004 batch-write, 64 threads, 25 keys a batch: 64 ÷ (140000/25 × 9 ms) = 64 ÷ 50.4 = 1.2698
-		{"seed 004 batch-write", BaselineRow{Workload: "batch-write", Throughput: 140000, Threads: 64, UnitsPerOp: 25,
-			Latencies: []Published{{Op: "Write", MS: 9}}, Mix: map[string]float64{"Write": 1}}, 256, 1.2698},
+		{"seed 004 batch-write", profiles.BaselineRow{Workload: "batch-write", Throughput: 140000, Threads: 64, UnitsPerOp: 25,
+			Latencies: []profiles.Published{{Op: "Write", MS: 9}}, Mix: map[string]float64{"Write": 1}}, 256, 1.2698},
 		// seed 003 oltp_read_only: 64 ÷ (3276 × 39 ms) = 64 ÷ 127.764 = 0.5009
-		{"seed 003 oltp_read_only", BaselineRow{Workload: "oltp_read_only", Throughput: 3276,
-			Latencies: []Published{{Op: "EVENT", MS: 39}}, Mix: map[string]float64{"EVENT": 1}}, 64, 0.5009},
+		{"seed 003 oltp_read_only", profiles.BaselineRow{Workload: "oltp_read_only", Throughput: 3276,
+			Latencies: []profiles.Published{{Op: "EVENT", MS: 39}}, Mix: map[string]float64{"EVENT": 1}}, 64, 0.5009},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := c.row.LittlesLaw(c.threads)
@@ -37,7 +39,7 @@ func TestLittlesLawOfSeedRows(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (&BaselineRow{Workload: "w", Latencies: []Published{{Op: "READ", MS: 1}}, Mix: map[string]float64{"SCAN": 1}}).LittlesLaw(1); err == nil {
+	if _, err := (&profiles.BaselineRow{Workload: "w", Latencies: []profiles.Published{{Op: "READ", MS: 1}}, Mix: map[string]float64{"SCAN": 1}}).LittlesLaw(1); err == nil {
 		t.Error("a mix naming an operation without a published latency gave a figure")
 	}
 }
@@ -46,7 +48,7 @@ func TestLittlesLawOfSeedRows(t *testing.T) {
 // CPU column: each ratio is measured ÷ published, each latency the
 // statistic its column names.
 func TestCompareWithASeedRow(t *testing.T) {
-	row := &BaselineRow{Workload: "workloada", Throughput: 37443, CPU: 60, Latencies: []Published{
+	row := &profiles.BaselineRow{Workload: "workloada", Throughput: 37443, CPU: 60, Latencies: []profiles.Published{
 		{Label: "Read Latency", Op: "READ", MS: 1.5, Statistic: "mean"},
 		{Label: "Write Latency (update)", Op: "UPDATE", MS: 12, Statistic: "mean"},
 		{Label: "Read p95", Op: "READ", MS: 4, Statistic: "p95"},

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/hist"
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record/hist"
+	"github.com/ybbench/ybbench/record/hostcpu"
+	"github.com/ybbench/ybbench/record/repetition"
+
 	"github.com/ybbench/ybbench/collect"
-	"github.com/ybbench/ybbench/internal/hostcpu"
-	"github.com/ybbench/ybbench/internal/profiles"
-	"github.com/ybbench/ybbench/internal/repetition"
+	"github.com/ybbench/ybbench/profiles"
+	"github.com/ybbench/ybbench/record"
 )
 
 // Secrets a fixture run directory holds in its cluster.json and

@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
+	"github.com/ybbench/ybbench/record/repetition"
+
 	"github.com/ybbench/ybbench/internal/atomicfile"
-	"github.com/ybbench/ybbench/internal/repetition"
 )
 
 // HDRDir is the run directory's folder of HdrHistogram interval logs.

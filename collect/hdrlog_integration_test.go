@@ -14,7 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
+
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/testenv"
 )

@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/ybbench/ybbench/bench/hist"
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record/hist"
+
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/record"
 )
 
 // hdrFixture is a run directory whose agents wrote known latencies: the

@@ -14,7 +14,7 @@ type workloadFiles struct {
 }
 
 // familySpread says, per family, how the orchestrator splits a workload
-// between the agents of several clients (internal/agentrun builds the
+// between the agents of several clients (pipeline/agentrun builds the
 // command lines that do it).
 var familySpread = map[string]string{
 	"ycsb":     "each agent loaded its own part of the records (insertstart, insertcount) and ran its part of the operations and threads, its run-phase inserts on keys of its own",

@@ -10,8 +10,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/hist"
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record/hist"
+
+	"github.com/ybbench/ybbench/record"
 )
 
 // AgentFile is one agent's record file for one phase.

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/hist"
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record/hist"
+
+	"github.com/ybbench/ybbench/record"
 )
 
 // agentFile builds a record file of one agent whose READ latencies are

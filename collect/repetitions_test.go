@@ -8,7 +8,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
-	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // A run of 3 repetitions (--repeat 3) keeps each one's phases and

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/golden"
-	"github.com/ybbench/ybbench/internal/profiles"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // report.md is rendered from a result alone: each profile's fixture

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/internal/atomicfile"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // ResultSchema versions result.json. A change that breaks readers bumps it;
@@ -102,7 +103,7 @@ type Database struct {
 // BaselineResult is the published table, and whether it satisfies
 // Little's law (only a consistent table may gate a release).
 type BaselineResult struct {
-	Baseline
+	profiles.Baseline
 	Consistent      bool     `json:"consistent"`
 	Inconsistencies []string `json:"inconsistencies,omitempty"`
 }
@@ -115,8 +116,8 @@ type WorkloadResult struct {
 	Phases []PhaseResult `json:"phases"`
 	// Published is the profile's row for this workload, if it has one, and
 	// PublishedLittlesLaw that row's own threads ÷ (throughput × mean latency).
-	Published           *BaselineRow `json:"published,omitempty"`
-	PublishedLittlesLaw *LittlesLaw  `json:"published_littles_law,omitempty"`
+	Published           *profiles.BaselineRow `json:"published,omitempty"`
+	PublishedLittlesLaw *LittlesLaw           `json:"published_littles_law,omitempty"`
 	// Throughput is the measured phase's figure the published throughput is
 	// compared with, and ThroughputBasis what it counts (the family's own).
 	Throughput      float64      `json:"throughput,omitempty"`
@@ -293,7 +294,7 @@ func (p *PhaseResult) Find(name string) *MeasurementResult {
 
 // Compare puts the measured phase beside the published row: throughput
 // with throughput, each latency column with the statistic it names.
-func Compare(row *BaselineRow, p *PhaseResult, throughput float64, cpu map[string]HostCPU) []Comparison {
+func Compare(row *profiles.BaselineRow, p *PhaseResult, throughput float64, cpu map[string]HostCPU) []Comparison {
 	if row == nil {
 		return nil
 	}

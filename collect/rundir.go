@@ -10,8 +10,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/ybbench/ybbench/bench/record"
-	"github.com/ybbench/ybbench/internal/hostcpu"
+	"github.com/ybbench/ybbench/record/hostcpu"
+
+	"github.com/ybbench/ybbench/record"
 )
 
 // Files of a run directory that Aggregate reads besides setup.json.
@@ -117,12 +118,6 @@ func agentFiles(runDir, workload, phase string) ([]AgentFile, error) {
 	return out, errors.Join(errs...)
 }
 
-// agentSummary is the part of an agent's summary (the phase's .json) a
-// result uses: the DDL the agent ran, when it created the table.
-type agentSummary struct {
-	DDL string `json:"ddl"`
-}
-
 // ddlOf returns the DDL the agents of a phase ran, from their summaries
 // (one agent creates the table); a problem when agents disagree.
 func ddlOf(runDir, workload, phase string) (string, error) {
@@ -132,7 +127,7 @@ func ddlOf(runDir, workload, phase string) (string, error) {
 	}
 	ddl := ""
 	for _, d := range dirs {
-		var s agentSummary
+		var s record.PhaseSummary
 		path := filepath.Join(runDir, agentsDir, d.Name(), workload+"-"+phase+".json")
 		if _, err := readOptional(path, &s); err != nil {
 			return ddl, err

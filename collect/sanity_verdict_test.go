@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // The Little's-law line states its tolerance and whether the figure is
@@ -20,7 +22,7 @@ func TestSanityLineStatesItsTolerance(t *testing.T) {
 		{0.5, &no, "= 0.50, **outside** the tolerance of ±0.30 (0.70 to 1.30): more operations were in flight than threads ran"},
 		{0, nil, ": no operations measured.\n"},
 	} {
-		w := &WorkloadResult{Sanity: c.v, SanityTolerance: LittlesLawTolerance, SanityWithin: c.within, SanityText: "no operations measured"}
+		w := &WorkloadResult{Sanity: c.v, SanityTolerance: profiles.LittlesLawTolerance, SanityWithin: c.within, SanityText: "no operations measured"}
 		if c.within != nil {
 			w.SanityText = fmt.Sprintf("8 threads ÷ (100 ops/s × 80 ms mean) = %.2f", c.v)
 		}
@@ -34,7 +36,7 @@ func TestSanityLineStatesItsTolerance(t *testing.T) {
 // tolerance.
 func TestWithin(t *testing.T) {
 	for v, want := range map[float64]bool{0.69: false, 0.7: true, 1: true, 1.3: true, 1.31: false} {
-		if got := within(v, LittlesLawTolerance); got != want {
+		if got := within(v, profiles.LittlesLawTolerance); got != want {
 			t.Errorf("within(%v) = %v", v, got)
 		}
 	}

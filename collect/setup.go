@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/internal/atomicfile"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // SetupFile is the file in the run directory that says what the run was
@@ -31,9 +32,9 @@ type Setup struct {
 	// (repetition.Stem). 0 is once, with the plain names.
 	Repetitions int `json:"repetitions,omitempty"`
 	// Parameters and Overridden as result.json has them.
-	Parameters map[string]string `json:"parameters"`
-	Overridden []string          `json:"overridden,omitempty"`
-	Baseline   *Baseline         `json:"baseline,omitempty"`
+	Parameters map[string]string  `json:"parameters"`
+	Overridden []string           `json:"overridden,omitempty"`
+	Baseline   *profiles.Baseline `json:"baseline,omitempty"`
 	// Notes are the profile's own (named deviations).
 	Notes       []string `json:"notes,omitempty"`
 	Provider    string   `json:"provider"`

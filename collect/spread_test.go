@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record"
 )
 
 func metaFile(host string, threads int, settings map[string]string) AgentFile {

@@ -88,7 +88,7 @@ var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 // letters, digits and ._-, starting with a letter or digit.
 func ValidHostName(name string) bool { return hostName.MatchString(name) }
 
-// runID is what a run id may be: what internal/pipeline.NewID makes and
+// runID is what a run id may be: what pipeline.NewID makes and
 // the Terraform modules' run_id variables accept. It ends up in file
 // names, tags, descriptions, shell comments and unit files.
 var runID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/cloudinit"
+	"github.com/ybbench/ybbench/internal/shellquote"
 )
 
 // A cloud host boots from ybbench's own user data (infra/cloudinit):
@@ -238,7 +239,7 @@ func writeMountsScript(b *strings.Builder, dirs []string) {
 	}
 	b.WriteString("for p in")
 	for _, d := range dirs {
-		b.WriteString(" " + Quote(d))
+		b.WriteString(" " + shellquote.Quote(d))
 	}
 	b.WriteString(`; do
   d=$p

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/provision/scripts"
 )
 
@@ -55,7 +56,7 @@ func ClaimScript(m Mark, parents []string, serviceUser string) (string, error) {
 	}
 	var b strings.Builder
 	for _, p := range parents {
-		fmt.Fprintf(&b, "own_claim %s %s %s %s\n", Quote(p), Quote(m.RunID), Quote(m.Version), Quote(serviceUser))
+		fmt.Fprintf(&b, "own_claim %s %s %s %s\n", shellquote.Quote(p), shellquote.Quote(m.RunID), shellquote.Quote(m.Version), shellquote.Quote(serviceUser))
 	}
 	return OwnScript(b.String())
 }
@@ -68,7 +69,7 @@ func ReleaseScript(runID string, parents []string) (string, error) {
 	}
 	var b strings.Builder
 	for _, p := range parents {
-		fmt.Fprintf(&b, "own_release %s %s\n", Quote(p), Quote(runID))
+		fmt.Fprintf(&b, "own_release %s %s\n", shellquote.Quote(p), shellquote.Quote(runID))
 	}
 	return OwnScript(b.String())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/localexec"
 )
@@ -200,7 +201,7 @@ func TestClaimAndRelease(t *testing.T) {
 			{filepath.Join(tmp, "missing", "deeper"), 0},
 			{"/usr/local/x", 20},
 		} {
-			script, err := provision.OwnScript("own_precheck " + provision.Quote(c.parent) + " run-a\n")
+			script, err := provision.OwnScript("own_precheck " + shellquote.Quote(c.parent) + " run-a\n")
 			if err != nil {
 				t.Fatal(err)
 			}

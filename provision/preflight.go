@@ -14,6 +14,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/shellquote"
 )
 
 // Defaults of PreflightOptions.
@@ -305,7 +306,7 @@ func factsScript(paths, mountDirs []string) string {
 	if len(paths) > 0 {
 		b.WriteString("for p in")
 		for _, p := range paths {
-			b.WriteString(" " + Quote(p))
+			b.WriteString(" " + shellquote.Quote(p))
 		}
 		b.WriteString(`; do
   d=$p

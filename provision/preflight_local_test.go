@@ -15,6 +15,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/localexec"
 )
@@ -130,7 +131,7 @@ func fakeCloudInit(t *testing.T, status string, exit int) (dir, calls string) {
 	t.Helper()
 	dir = t.TempDir()
 	calls = filepath.Join(dir, "calls")
-	wait := fmt.Sprintf("printf '....\\n%%s\\n' %s\nexit %d", provision.Quote(status), exit)
+	wait := fmt.Sprintf("printf '....\\n%%s\\n' %s\nexit %d", shellquote.Quote(status), exit)
 	if exit < 0 {
 		wait = "exec sleep 60"
 	}
@@ -148,7 +149,7 @@ case "$*" in
   exit 64
   ;;
 esac
-`, provision.Quote(calls), wait, provision.Quote(status))
+`, shellquote.Quote(calls), wait, shellquote.Quote(status))
 	if err := os.WriteFile(filepath.Join(dir, "cloud-init"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

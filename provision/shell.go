@@ -6,16 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
-)
 
-// Quote makes s one word for a POSIX shell: single-quoted, with embedded
-// single quotes closed, escaped and reopened.
-func Quote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+	"github.com/ybbench/ybbench/internal/shellquote"
+)
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -34,25 +27,15 @@ func CheckEnv(env map[string]string) error {
 	return nil
 }
 
-// QuoteAll makes a command line of args, each quoted as Quote does: one a
-// user can paste into a shell, or a remote command.
-func QuoteAll(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = Quote(a)
-	}
-	return strings.Join(q, " ")
-}
-
 // QuoteFuncs are the script templates' quoting functions: `{{q .X}}` (any
 // value, formatted with %v, as one shell word) and `{{qjoin " " .List}}`
 // (each element quoted, joined by the separator).
 var QuoteFuncs = template.FuncMap{
-	"q": func(v any) string { return Quote(fmt.Sprint(v)) },
+	"q": func(v any) string { return shellquote.Quote(fmt.Sprint(v)) },
 	"qjoin": func(sep string, items []string) string {
 		out := make([]string, len(items))
 		for i, s := range items {
-			out[i] = Quote(s)
+			out[i] = shellquote.Quote(s)
 		}
 		return strings.Join(out, sep)
 	},

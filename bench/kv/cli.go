@@ -15,9 +15,9 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/agentutil"
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/record"
 )
 
 // Env is everything outside the process that `ybload kv` touches.

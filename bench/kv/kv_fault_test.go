@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/record"
 )
 
 func readTicks(t *testing.T, path string) *record.File {

@@ -18,9 +18,9 @@ import (
 
 	"github.com/gocql/gocql"
 
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/record"
 )
 
 // node returns the shared Cassandra's --nodes value and a session to check

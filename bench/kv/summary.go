@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // Summary is ybload's machine-readable summary of a KV run

@@ -16,8 +16,8 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/pace"
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/record"
 )
 
 // Env is everything outside the process a sysbench invocation touches.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record"
 )
 
 // Under SERIALIZABLE, concurrent writers on few rows fail with 40001/40P01:

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/record"
+	"github.com/ybbench/ybbench/record"
 )
 
 // --ybload-start-at holds back every event, warm-up included, until the

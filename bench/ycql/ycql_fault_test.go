@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/record"
 )
 
 func ticks(path string) *record.File {

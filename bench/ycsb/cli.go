@@ -22,8 +22,8 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/pace"
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/record"
 )
 
 //go:embed workloads

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // writeExport writes the final report with the chosen YCSB exporter; an

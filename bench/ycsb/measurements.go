@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ybbench/ybbench/bench"
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // IntervalMode is YCSB's measurement.interval: which latency the summary shows.

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // oracleBlock is one measurement given to YCSB core and to us alike: its

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
-	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/internal/golden"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // stats builds a measurement with latencies lo, lo+step, … (n values) and

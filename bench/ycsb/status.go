@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
-	"github.com/ybbench/ybbench/bench/hist"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // StatusSink prints YCSB's status line (-s) every status.interval seconds

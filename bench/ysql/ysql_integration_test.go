@@ -18,10 +18,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // testDB creates a database of the test's own and returns a db.properties

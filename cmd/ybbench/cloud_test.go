@@ -12,8 +12,8 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/parts"
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
+	"github.com/ybbench/ybbench/pipeline/parts"
 )
 
 // stubCloud stands in for a cloud provider (this version has none yet):

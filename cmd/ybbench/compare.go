@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ybbench/ybbench/compare"
+	"github.com/ybbench/ybbench/collect/compare"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // formatFlag is compare's --format: one of compare.Formats.

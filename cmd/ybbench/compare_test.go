@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ybbench/ybbench/compare"
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/collect/compare"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // ybbench compare on the built binary: runs named by id, directory and

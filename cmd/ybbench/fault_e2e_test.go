@@ -18,10 +18,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/record"
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/internal/agentrun"
+	"github.com/ybbench/ybbench/pipeline/agentrun"
+	"github.com/ybbench/ybbench/record"
 )
 
 // Fault tests: each makes hosts of its own (its own subnet), never touching

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // `ybbench run --help` is the settings table: one flag per setting and per

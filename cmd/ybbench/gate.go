@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/verdict"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/pipeline"
-	"github.com/ybbench/ybbench/internal/profiles"
-	"github.com/ybbench/ybbench/verdict"
+	"github.com/ybbench/ybbench/pipeline"
+	"github.com/ybbench/ybbench/profiles"
 )
 
 // gateMissingFlag is --gate-missing: whether a gate that cannot be

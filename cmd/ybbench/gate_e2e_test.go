@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/collect"
-	"github.com/ybbench/ybbench/compare"
+	"github.com/ybbench/ybbench/collect/compare"
+	"github.com/ybbench/ybbench/collect/verdict"
 	"github.com/ybbench/ybbench/internal/testenv"
-	"github.com/ybbench/ybbench/verdict"
 )
 
 // A release gate end to end, on one quick local run (postgres flavor) of

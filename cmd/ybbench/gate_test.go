@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ybbench/ybbench/internal/pipeline"
-	"github.com/ybbench/ybbench/verdict"
+	"github.com/ybbench/ybbench/collect/verdict"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // gatedRun is a finished run of runs holding the fixture result of

@@ -12,8 +12,8 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/parts"
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
+	"github.com/ybbench/ybbench/pipeline/parts"
 )
 
 // cmdJanitor is an account of the janitor command's tests: List selects

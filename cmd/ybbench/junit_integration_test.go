@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ybbench/ybbench/internal/pipeline"
 	"github.com/ybbench/ybbench/internal/testenv"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // junitCounts is what testdata/junitcounts.py prints.

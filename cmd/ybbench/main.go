@@ -29,10 +29,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ybbench/ybbench/collect/report"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/parts"
-	"github.com/ybbench/ybbench/internal/pipeline"
-	"github.com/ybbench/ybbench/report"
+	"github.com/ybbench/ybbench/pipeline"
+	"github.com/ybbench/ybbench/pipeline/parts"
 )
 
 var version = "dev"

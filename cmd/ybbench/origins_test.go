@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // The command line's resolve says who gave each setting, so that the

@@ -18,11 +18,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/bench/hist"
 	"github.com/ybbench/ybbench/bench/ycsb"
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 const quick = "--records=3000 --operations=6000 --threads=8 --load-threads=4 --duration=60s --start-delay=2s"

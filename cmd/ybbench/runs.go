@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // Finding runs: --run takes a run's directory or its id (under the runs

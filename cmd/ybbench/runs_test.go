@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
 )
 
 // These tests drive the built binary on runs directories of their own,

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/internal/parts"
-	"github.com/ybbench/ybbench/internal/pipeline"
+	"github.com/ybbench/ybbench/pipeline"
+	"github.com/ybbench/ybbench/pipeline/parts"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/ssh"
 )

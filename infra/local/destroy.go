@@ -16,7 +16,7 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/internal/shellquote"
 )
 
 // Destroy removes the run's hosts with `terraform destroy`, then verifies
@@ -63,7 +63,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	}
 	left, err := remains(ctx, n, subnet, runDir)
 	if err != nil {
-		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("local provider: cannot verify the teardown of run %s: %w (check with `ip netns list`, `ip link`; remove with: %s)", c.Name, err, provision.QuoteAll(sweep)))
+		return exitcode.Wrap(exitcode.Teardown, fmt.Errorf("local provider: cannot verify the teardown of run %s: %w (check with `ip netns list`, `ip link`; remove with: %s)", c.Name, err, shellquote.Join(sweep)))
 	}
 	if len(left) > 0 {
 		log.Warn("left behind after terraform destroy; removing with hosts.sh down --all", "remains", describe(left))
@@ -88,7 +88,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 		return nil
 	}
 	e := &RemainsError{Run: c.Name, Remains: describe(left), Cause: tfErr}
-	e.Commands = append(e.Commands, provision.QuoteAll(sweep))
+	e.Commands = append(e.Commands, shellquote.Join(sweep))
 	for _, r := range left {
 		if r.kill != 0 {
 			e.Commands = append(e.Commands, fmt.Sprintf("kill %d", r.kill))

@@ -13,14 +13,14 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/internal/testenv"
-	"github.com/ybbench/ybbench/provision"
 )
 
 // TestNamesMatchScript: the Go side finds a run's namespaces and links by
 // the names hosts.sh gives them; both derive them from the run id.
 func TestNamesMatchScript(t *testing.T) {
-	script := filepath.Join(testenv.RepoRoot(), "scripts", "localhosts", "hosts.sh")
+	script := filepath.Join(testenv.RepoRoot(), "infra", "local", "hosts.sh")
 	for _, id := range []string{"r1", "20260130-101500-ycsb-ysql", "e2e.local_7"} {
 		out, err := exec.Command("bash", script, "names", "--run-id", id, "--subnet", "10.213.7.0/24",
 			"--host", "db-1=10.213.7.2", "--host", "client-1=10.213.7.16").CombinedOutput()
@@ -47,7 +47,7 @@ func TestNamesMatchScript(t *testing.T) {
 // TestScriptRefusesBadInput: hosts.sh checks its arguments before anything
 // else (and before asking for root).
 func TestScriptRefusesBadInput(t *testing.T) {
-	script := filepath.Join(testenv.RepoRoot(), "scripts", "localhosts", "hosts.sh")
+	script := filepath.Join(testenv.RepoRoot(), "infra", "local", "hosts.sh")
 	tests := []struct {
 		args []string
 		want string
@@ -172,7 +172,7 @@ func TestRemainsErrorMessage(t *testing.T) {
 	e := &RemainsError{
 		Run:      "r1",
 		Remains:  []string{"network namespace ybx-db-1 with processes 12", "link ybxbr"},
-		Commands: []string{provision.QuoteAll([]string{"/runs/my run/bin/hosts.sh", "down", "--all", "--run-id", "r1"}), "kill 34"},
+		Commands: []string{shellquote.Join([]string{"/runs/my run/bin/hosts.sh", "down", "--all", "--run-id", "r1"}), "kill 34"},
 		Cause:    errors.New("terraform destroy: exit status 1"),
 	}
 	want := `teardown of local run r1 is incomplete (terraform destroy: exit status 1); these remain:

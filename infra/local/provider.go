@@ -1,7 +1,7 @@
 // Package local is the "local" infrastructure provider: a run's hosts on
 // this machine, each a network namespace on a bridge with its own OpenSSH
 // server, made by terraform/local (built-in resources running
-// scripts/localhosts/hosts.sh) through the same Terraform seam as the clouds.
+// infra/local/hosts.sh) through the same Terraform seam as the clouds.
 //
 // Only the network is private to a local host: hosts share the filesystem,
 // /etc/passwd and the package database with the orchestrator. Each host gets
@@ -32,7 +32,6 @@ import (
 	"github.com/ybbench/ybbench/infra/terraform"
 	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/scripts/localhosts"
 	modules "github.com/ybbench/ybbench/terraform"
 )
 
@@ -252,7 +251,7 @@ func writeScript(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("local provider: %w", err)
 	}
-	if err := atomicfile.Write(path, localhosts.Script, 0o755); err != nil {
+	if err := atomicfile.Write(path, hostsScript, 0o755); err != nil {
 		return fmt.Errorf("local provider: %w", err)
 	}
 	return nil

@@ -58,7 +58,7 @@ func (c *countingRunner) Put(ctx context.Context, h infra.Host, dst string, src 
 func TestIntegrationThreeNodeCluster(t *testing.T) {
 	needs(t, os.Geteuid() == 0, "needs root (the nodes run as the service user ybbench)")
 	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
 	_, err = readSource(DefaultSource())
 	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
 
@@ -527,7 +527,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 func TestIntegrationOneNodeOverSSH(t *testing.T) {
 	sshdtest.Require(t)
 	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
 	_, err = readSource(DefaultSource())
 	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
 
@@ -591,7 +591,7 @@ func TestIntegrationOneNodeOverSSH(t *testing.T) {
 func TestIntegrationRefusesDirectoriesNotTheRuns(t *testing.T) {
 	needs(t, os.Geteuid() == 0, "needs root (the flavor's scripts run as root)")
 	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
 
 	dir := t.TempDir()
 	for _, d := range []string{dir, filepath.Dir(dir)} {

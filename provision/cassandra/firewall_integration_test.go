@@ -35,7 +35,7 @@ func TestIntegrationOneNodeBehindAFirewall(t *testing.T) {
 	nshost.Require(t)
 	sshdtest.Require(t)
 	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (scripts/localhosts/hosts.sh creates it)")
+	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
 	_, err = readSource(DefaultSource())
 	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
 

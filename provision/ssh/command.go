@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -65,7 +66,7 @@ func bootstrapCommand(sudo bool) string {
 // host, as root through `sudo -n` when sudo is set. Only fixed scripts of
 // this package go there (the bootstrap, the kill): nothing a caller gives.
 func shellCommand(sudo bool, script string) string {
-	cmd := "bash -c " + provision.Quote(script) + " ybbench"
+	cmd := "bash -c " + shellquote.Quote(script) + " ybbench"
 	if sudo {
 		// -n: never ask for a password (there is no one to type it);
 		// escalate.go checks this works before the first command.
@@ -88,7 +89,7 @@ func stdinHeader(env map[string]string, script string) ([]byte, error) {
 	slices.Sort(names)
 	var b bytes.Buffer
 	for _, k := range names {
-		fmt.Fprintf(&b, "export %s=%s\n", k, provision.Quote(env[k]))
+		fmt.Fprintf(&b, "export %s=%s\n", k, shellquote.Quote(env[k]))
 	}
 	b.WriteByte(0)
 	if strings.IndexByte(script, 0) >= 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -321,7 +322,7 @@ func (f *Flavor) startServer(ctx context.Context, r provision.Runner, h infra.Ho
 func recordStart(dep *provision.Deployment, h infra.Host, srv server, recs records, fl []serverFlag, log *slog.Logger) {
 	set := dep.Settings
 	key := string(srv) + ".%s@" + h.Name
-	set[fmt.Sprintf(key, "flags")] = provision.QuoteAll(flagStrings(fl))
+	set[fmt.Sprintf(key, "flags")] = shellquote.Join(flagStrings(fl))
 	if pid, ok := recs.Last("pid"); ok {
 		log.Info("started", "stage", "start", "host", h.Name, "server", srv, "pid", pid)
 	}

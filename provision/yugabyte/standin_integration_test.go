@@ -18,8 +18,8 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/internal/testenv"
-	"github.com/ybbench/ybbench/provision"
 )
 
 // The stand-in tarball. It has the layout of a YugabyteDB release tarball
@@ -54,13 +54,13 @@ rec="$data/yb-data/${name#yb-}/standin"
 mkdir -p "$rec"
 printf '%s\n' "$@" >"$rec/args"
 id -un >"$rec/user"
-printf '%s %s %s\n' "$(date +%s.%N)" "$name" "$data" >>` + provision.Quote(orderLog) + `
+printf '%s %s %s\n' "$(date +%s.%N)" "$name" "$data" >>` + shellquote.Quote(orderLog) + `
 # A tserver registers its address, pid and flags, for the stand-in shells.
 if [ "$name" = yb-tserver ]; then
   for a in "$@"; do
     case $a in --rpc_bind_addresses=*) ip=${a#--rpc_bind_addresses=}; ip=${ip%:*} ;; esac
   done
-  { echo $$; printf '%s\n' "$@"; } >` + provision.Quote(filepath.Join(filepath.Dir(orderLog), "tservers")) + `/"$ip"
+  { echo $$; printf '%s\n' "$@"; } >` + shellquote.Quote(filepath.Join(filepath.Dir(orderLog), "tservers")) + `/"$ip"
 fi
 # The pid file last: once it is there, so is everything else.
 echo $$ >"$rec/pid.tmp"
@@ -78,7 +78,7 @@ exec sleep infinity
 // runs with the auth flag, and run only the statements ybbench sends.
 func standinShells(shared string) (ysqlsh, ycqlsh string) {
 	common := `set -u
-shared=` + provision.Quote(shared) + `
+shared=` + shellquote.Quote(shared) + `
 log_call() {
   { printf '%s' "$1"; shift; printf ' %s' "$@"; printf '\n'; env | sed 's/^/  env /'; } >>"$shared/clients.log"
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 )
@@ -483,7 +484,7 @@ func TestIntegrationStandInURL(t *testing.T) {
 	shim := filepath.Join(env.dir, "shim")
 	curlLog := filepath.Join(env.dir, "curl-argv.log")
 	os.Mkdir(shim, 0o755)
-	if err := os.WriteFile(filepath.Join(shim, "curl"), []byte("#!/usr/bin/env bash\nprintf '%s\\n' \"$*\" >>"+provision.Quote(curlLog)+"\nexec "+provision.Quote(realCurl)+" \"$@\"\n"), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(shim, "curl"), []byte("#!/usr/bin/env bash\nprintf '%s\\n' \"$*\" >>"+shellquote.Quote(curlLog)+"\nexec "+shellquote.Quote(realCurl)+" \"$@\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", shim+":"+os.Getenv("PATH"))

@@ -26,7 +26,7 @@ if ! command -v valgrind >/dev/null; then
 fi
 mkdir -p bench-out
 echo "== Go benchmarks" >&2
-go test -run '^$' -bench . -benchmem ./bench/... ./report | tee bench-out/go-bench.txt
+go test -run '^$' -bench . -benchmem ./bench/... ./collect/report | tee bench-out/go-bench.txt
 echo "== side by side" >&2
 export YBBENCH_TERRAFORM=${YBBENCH_TERRAFORM:-$root/.testenv/bin/terraform}
 go run ./scripts/bench/sidebyside -endpoints .testenv/endpoints.json "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Test-environment component "providers": the schemas of the Terraform
 # providers that terraform/aws and terraform/gcp pin, for the module tests
-# (internal/tfcheck). No provider binary can be downloaded where the tests
+# (terraform/tfcheck). No provider binary can be downloaded where the tests
 # run, so the schemas come from the npm packages that cdktf generates from
 # the providers (their .jsii metadata), reduced once to a compact schema.
 #
@@ -36,7 +36,7 @@ frag=$state/providers.json
 # source, so that a change to either derives it again.
 stamp() {
   local pkg=$1
-  { echo "$pkg"; cat "$root"/internal/tfcheck/jsii.go "$root"/internal/tfcheck/schema.go "$root"/scripts/tfschema/main.go; } | sha256sum | cut -d' ' -f1
+  { echo "$pkg"; cat "$root"/terraform/tfcheck/jsii.go "$root"/terraform/tfcheck/schema.go "$root"/scripts/tfschema/main.go; } | sha256sum | cut -d' ' -f1
 }
 
 # tarball_name maps @scope/name@version to npm pack's file name.

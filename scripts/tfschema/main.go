@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ybbench/ybbench/internal/tfcheck"
+	"github.com/ybbench/ybbench/terraform/tfcheck"
 )
 
 func main() {

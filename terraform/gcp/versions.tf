@@ -4,7 +4,7 @@ terraform {
 
   required_providers {
     # Pinned exactly: the module is checked against this release's schema
-    # (internal/tfcheck), and a run must not pick up a newer one.
+    # (terraform/tfcheck), and a run must not pick up a newer one.
     google = {
       source  = "hashicorp/google"
       version = "6.50.0"

@@ -51,7 +51,7 @@ variable "subnet" {
 }
 
 variable "script" {
-  description = "Absolute path of hosts.sh (scripts/localhosts/hosts.sh, or the run's copy of it)."
+  description = "Absolute path of hosts.sh (infra/local/hosts.sh, or the run's copy of it)."
   type        = string
   validation {
     condition     = startswith(var.script, "/")

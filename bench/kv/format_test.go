@@ -1,0 +1,17 @@
+package kv
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ybbench/ybbench/record"
+)
+
+// The measurement names a gate may give for the KV family
+// (record.FamilyOperations) are this engine's catalog, less CLEANUP.
+func TestCatalogIsTheFamilysOperations(t *testing.T) {
+	want := slices.DeleteFunc(slices.Clone(Catalog.Ops), func(s string) bool { return s == "CLEANUP" })
+	if got := record.FamilyOperations["kv"]; !slices.Equal(got, want) {
+		t.Errorf("record.FamilyOperations[kv] = %v, the catalog has %v", got, want)
+	}
+}

@@ -1,0 +1,78 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/provision"
+	"github.com/ybbench/ybbench/record/hostcpu"
+)
+
+// cpuRunner answers the CPU script with readings whose busy ticks grow by
+// 10 per reading, counting the readings per host.
+type cpuRunner struct {
+	mu    sync.Mutex
+	reads map[string]int
+}
+
+func (c *cpuRunner) Run(_ context.Context, h infra.Host, _ string, _ ...provision.RunOption) (provision.Result, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.reads[h.Name]
+	c.reads[h.Name]++
+	out := fmt.Sprintf(`{"mode":"node","busy_ticks":%d,"total_ticks":%d,"hz":100,"cores":2,"at":%d}`, 10*n, 100*n, n)
+	return provision.Result{Host: h.Name, Stdout: []byte(out)}, nil
+}
+
+func (c *cpuRunner) Put(context.Context, infra.Host, string, io.Reader, fs.FileMode) error {
+	return nil
+}
+func (c *cpuRunner) Get(context.Context, infra.Host, string, io.Writer) error { return nil }
+
+// The db hosts' CPU is read when the measured phase starts, every so often
+// while it runs, and when it ends; the file keeps the readings in between
+// as the span's samples, in order. Client hosts are not read.
+func TestCPUSampledDuringThePhase(t *testing.T) {
+	rn := &cpuRunner{reads: map[string]int{}}
+	r := &Run{dir: t.TempDir(), runner: rn, cluster: &infra.Cluster{Hosts: []infra.Host{
+		{Name: "db1", Roles: []infra.Role{infra.RoleDB}}, {Name: "db2", Roles: []infra.Role{infra.RoleDB}},
+		{Name: "client1", Roles: []infra.Role{infra.RoleClient}}}}}
+	s := r.startCPU(context.Background(), 5*time.Millisecond)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rn.mu.Lock()
+		n := min(rn.reads["db1"], rn.reads["db2"])
+		rn.mu.Unlock()
+		if n >= 4 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := r.writeCPU(Phase{Workload: "workloada", Phase: "run"}, s.stop(context.Background(), r)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := hostcpu.Read(r.dir, "workloada", "run")
+	if err != nil || f == nil {
+		t.Fatalf("cpu file: %v", err)
+	}
+	if len(f.Hosts) != 2 || rn.reads["client1"] != 0 {
+		t.Fatalf("hosts %v, client reads %d", f.Hosts, rn.reads["client1"])
+	}
+	for host, span := range f.Hosts {
+		got := span.Readings()
+		if len(got) != rn.reads[host] || len(span.Samples) < 2 {
+			t.Errorf("%s: %d readings kept (%d samples), %d taken", host, len(got), len(span.Samples), rn.reads[host])
+		}
+		for i, x := range got {
+			if x.Busy != int64(10*i) {
+				t.Errorf("%s: reading %d has busy %d, want %d (in the order read)", host, i, x.Busy, 10*i)
+			}
+		}
+	}
+}
