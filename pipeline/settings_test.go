@@ -184,7 +184,7 @@ const (
 // The README's settings table is the table's own rendering (-update
 // rewrites it).
 func TestREADMESettingsTable(t *testing.T) {
-	const readme = "../README.md"
+	const readme = "../docs/settings.md"
 	b, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestREADMESettingsTable(t *testing.T) {
 	text := string(b)
 	i, j := strings.Index(text, tableBegin), strings.Index(text, tableEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the settings table's markers %q … %q", tableBegin, tableEnd)
+		t.Fatalf("docs/settings.md lacks the settings table's markers %q … %q", tableBegin, tableEnd)
 	}
 	var want strings.Builder
 	WriteSettingsTable(&want)
@@ -206,7 +206,7 @@ func TestREADMESettingsTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's settings table is not current (go test ./pipeline -run TestREADMESettingsTable -update):\n--- README\n%s\n--- table\n%s", got, want.String())
+	t.Errorf("docs/settings.md's settings table is not current (go test ./pipeline -run TestREADMESettingsTable -update):\n--- docs/settings.md\n%s\n--- table\n%s", got, want.String())
 	// Every setting appears in it, whatever the rendering.
 	for _, st := range Settings() {
 		if !strings.Contains(got, "`--"+FlagName(st.Name)+"`") {

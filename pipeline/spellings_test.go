@@ -20,7 +20,7 @@ const (
 // The README's spellings table is the rendering of the settings and of the
 // agents' command lines as a run builds them (-update rewrites it).
 func TestREADMESpellingsTable(t *testing.T) {
-	const readme = "../README.md"
+	const readme = "../docs/settings.md"
 	b, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func TestREADMESpellingsTable(t *testing.T) {
 	text := string(b)
 	i, j := strings.Index(text, spellingsBegin), strings.Index(text, spellingsEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the spellings table's markers %q … %q", spellingsBegin, spellingsEnd)
+		t.Fatalf("docs/settings.md lacks the spellings table's markers %q … %q", spellingsBegin, spellingsEnd)
 	}
 	var want strings.Builder
 	if err := WriteSpellingsTable(&want); err != nil {
@@ -44,7 +44,7 @@ func TestREADMESpellingsTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's spellings table is not current (go test ./pipeline -run TestREADMESpellingsTable -update):\n--- README\n%s\n--- table\n%s", got, want.String())
+	t.Errorf("docs/settings.md's spellings table is not current (go test ./pipeline -run TestREADMESpellingsTable -update):\n--- docs/settings.md\n%s\n--- table\n%s", got, want.String())
 }
 
 // Independent facts about the table, from the reference tools' own
