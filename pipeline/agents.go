@@ -48,8 +48,7 @@ func (r *Run) agentInput(ph Phase, count int, password string, startAt time.Time
 	p, prof := r.spec.Params, r.profile()
 	in := agentrun.Input{Family: prof.Family, Binding: prof.Binding, Phase: agentrun.Phase(ph), WorkloadArgs: prof.WorkloadArgs[ph.Workload],
 		Count: count, StartAt: startAt,
-		Params: agentrun.Params{Records: p.Records, Operations: p.Operations, Threads: p.Threads, LoadThreads: p.LoadThreads,
-			Duration: p.Duration, Warmup: p.Warmup, DDL: p.DDL, Tables: p.Tables}}
+		Params: p}
 	if r.dep != nil {
 		in.DB = agentrun.DB{YSQL: r.dep.YSQL, YCQL: r.dep.YCQL, Database: r.dep.Database, User: r.dep.User, Password: password}
 	}

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,24 +123,25 @@ func productOf(flavor string) string {
 
 // parametersOf lists the parameters that shape a family's numbers.
 func parametersOf(family string, p profiles.Parameters, s *Resolved) map[string]string {
-	m := map[string]string{"threads": strconv.Itoa(p.Threads), "duration": p.Duration.String(),
-		"workloads": strings.Join(s.Workloads, ","), "flavor": s.Flavor, "client_hosts": strconv.Itoa(s.ClientHosts)}
+	m := map[string]string{"workloads": strings.Join(s.Workloads, ","), "flavor": s.Flavor, "client_hosts": strconv.Itoa(s.ClientHosts)}
 	// Only a repeated run names its repetitions: a run of one keeps the
 	// parameters runs had before the setting, so their results still
 	// match as history.
 	if s.Repeat > 1 {
 		m["repeat"] = strconv.Itoa(s.Repeat)
 	}
+	// Every parameter the family's agents read, as its setting names it.
+	for _, st := range ParameterSettings() {
+		if slices.Contains(st.Families, family) {
+			m[st.Name] = fmt.Sprint(reflect.ValueOf(st.param(&p)).Elem().Interface())
+		}
+	}
 	switch family {
 	case "ycsb":
-		m["records"] = strconv.FormatInt(p.Records, 10)
-		m["operations"] = strconv.FormatInt(p.Operations, 10)
-		m["load_threads"] = strconv.Itoa(p.LoadThreads)
 		m["ddl"] = p.DDL
 	case "sysbench":
-		m["records"] = strconv.FormatInt(p.Records, 10) + " per table"
+		m["records"] += " per table"
 		m["tables"] = strconv.Itoa(p.Tables)
-		m["warmup"] = p.Warmup.String()
 	}
 	return m
 }

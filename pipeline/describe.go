@@ -239,8 +239,7 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 				for i := range n {
 					in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
 						Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
-						Params: agentrun.Params{Records: par.Records, Operations: par.Operations, Threads: par.Threads, LoadThreads: par.LoadThreads,
-							Duration: par.Duration, Warmup: par.Warmup, DDL: par.DDL, Tables: par.Tables}}
+						Params: par}
 					if p.Family == "ycsb" && ph != "prepare" {
 						in.Properties = s.AgentProperties
 					}

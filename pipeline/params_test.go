@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -100,3 +101,20 @@ func TestQuickOverridesOnlyWhatTheProfileUses(t *testing.T) {
 
 // familyParametersAll are the settings any family may use.
 var familyParametersAll = map[string]bool{"records": true, "operations": true, "load_threads": true, "threads": true, "duration": true, "warmup": true}
+
+// Every parameter setting lands somewhere: in a profile parameter, and in
+// the profile listing's field of the same name.
+func TestParameterSettingsReachTheirFields(t *testing.T) {
+	if len(ParameterSettings()) < 6 {
+		t.Fatalf("%d parameter settings", len(ParameterSettings()))
+	}
+	var par ProfileParameters
+	for _, st := range ParameterSettings() {
+		if len(st.Families) == 0 {
+			t.Errorf("%s overrides a parameter no family reads", st.Name)
+		}
+		if f := fieldTagged(reflect.ValueOf(&par).Elem(), st.Name); !f.IsValid() {
+			t.Errorf("%s: no ProfileParameters field", st.Name)
+		}
+	}
+}

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/profiles"
@@ -114,24 +116,7 @@ func pick(all []*profiles.Profile, names []string) ([]*profiles.Profile, error) 
 func profileInfo(p *profiles.Profile) ProfileInfo {
 	pp := p.Parameters
 	par := ProfileParameters{Tables: pp.Tables, DDL: pp.DDL}
-	if Uses(p, "records") {
-		par.Records = pp.Records
-	}
-	if Uses(p, "operations") {
-		par.Operations = pp.Operations
-	}
-	if Uses(p, "load_threads") {
-		par.LoadThreads = pp.LoadThreads
-	}
-	if Uses(p, "threads") {
-		par.Threads = pp.Threads
-	}
-	if Uses(p, "duration") && pp.Duration > 0 {
-		par.Duration = pp.Duration.String()
-	}
-	if Uses(p, "warmup") && pp.Warmup > 0 {
-		par.Warmup = pp.Warmup.String()
-	}
+	setParameters(&par, p)
 	if par.Threads == 0 {
 		par.WorkloadThreads = workloadThreads(p)
 	}
@@ -243,4 +228,42 @@ func seedNumbers(seeds []string) string {
 		out = append(out, n)
 	}
 	return strings.Join(out, ",")
+}
+
+// setParameters fills the parameters a profile's agents read, as the
+// settings table names them (each ProfileParameters field is tagged with
+// its setting's name); a duration is written as the settings take it, and
+// only when set.
+func setParameters(par *ProfileParameters, p *profiles.Profile) {
+	out := reflect.ValueOf(par).Elem()
+	for _, st := range ParameterSettings() {
+		if !Uses(p, st.Name) {
+			continue
+		}
+		v := reflect.ValueOf(st.param(&p.Parameters)).Elem()
+		f := fieldTagged(out, st.Name)
+		if !f.IsValid() {
+			continue
+		}
+		if d, ok := v.Interface().(time.Duration); ok {
+			if d > 0 {
+				f.SetString(d.String())
+			}
+			continue
+		}
+		f.Set(v)
+	}
+}
+
+// fieldTagged is the field of struct v whose JSON name is name, or the
+// zero Value (TestParameterSettingsReachTheirFields holds every parameter
+// setting to a field).
+func fieldTagged(v reflect.Value, name string) reflect.Value {
+	for i := range v.NumField() {
+		tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		if tag == name {
+			return v.Field(i)
+		}
+	}
+	return reflect.Value{}
 }

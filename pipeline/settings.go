@@ -44,9 +44,32 @@ type Setting struct {
 	// Cloud: only the cloud providers (aws, gcp) read the setting, so
 	// given with another provider it is refused rather than ignored.
 	Cloud bool
+	// Families are the profile families whose agents read the profile
+	// parameter the setting overrides (param); a setting that overrides
+	// none has neither. Given for a profile of another family, the
+	// setting is refused: it would change nothing and still be reported
+	// as overridden.
+	Families []string
+	// zeroIsNone: a zero value asks for none of the parameter, which a
+	// family without it already has, so it is not refused there (warmup).
+	zeroIsNone bool
 	// field points at the Spec field the setting fills.
 	field func(*Spec) any
+	// param points at the profile's parameter the setting overrides.
+	param func(*profiles.Parameters) any
 }
+
+// The families whose agents read each profile parameter: a YCSB run has no
+// warm-up, sysbench has no operation count or load threads (its prepare is
+// not timed), and the KV tool runs each workload's own thread counts for a
+// time, with no table to load. A test checks them against the agents'
+// command lines.
+var (
+	allFamilies   = []string{"ycsb", "sysbench", "kv"}
+	tableFamilies = []string{"ycsb", "sysbench"}
+	ycsbOnly      = []string{"ycsb"}
+	sysbenchOnly  = []string{"sysbench"}
+)
 
 // Bounds a numeric setting's Min may ask for.
 const (
@@ -90,17 +113,23 @@ var settings = []Setting{
 	{Name: "client_hosts", Type: "integer", Default: "1", Usage: "how many client hosts a local cluster has (on a cloud: the profile's)", Valid: hostsValid(builtin, clientHosts),
 		field: func(s *Spec) any { return &s.ClientHosts }},
 	{Name: "records", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's record count", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
-		field: func(s *Spec) any { return &s.Records }},
+		field: func(s *Spec) any { return &s.Records }, param: func(p *profiles.Parameters) any { return &p.Records },
+		Families: tableFamilies},
 	{Name: "operations", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's operation count", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
-		field: func(s *Spec) any { return &s.Operations }},
+		field: func(s *Spec) any { return &s.Operations }, param: func(p *profiles.Parameters) any { return &p.Operations },
+		Families: ycsbOnly},
 	{Name: "duration", Type: "duration", DefaultDoc: "the profile's", Usage: "override the run phase's time limit (e.g. 30s)", Valid: "> 0 (unset: the profile's)", Min: minOne,
-		field: func(s *Spec) any { return &s.Duration }},
+		field: func(s *Spec) any { return &s.Duration }, param: func(p *profiles.Parameters) any { return &p.Duration },
+		Families: allFamilies},
 	{Name: "warmup", Type: "duration", DefaultDoc: "the profile's", Usage: "override the warm-up before the measured window (0: none)", Valid: "≥ 0; above 0 only for profiles with a warm-up (sysbench)", Min: minZero,
-		field: func(s *Spec) any { return &s.Warmup }},
+		field: func(s *Spec) any { return &s.Warmup }, param: func(p *profiles.Parameters) any { return &p.Warmup },
+		Families: sysbenchOnly, zeroIsNone: true},
 	{Name: "threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the run phase's threads", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
-		field: func(s *Spec) any { return &s.Threads }},
+		field: func(s *Spec) any { return &s.Threads }, param: func(p *profiles.Parameters) any { return &p.Threads },
+		Families: allFamilies},
 	{Name: "load_threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the load phase's threads", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
-		field: func(s *Spec) any { return &s.LoadThreads }},
+		field: func(s *Spec) any { return &s.LoadThreads }, param: func(p *profiles.Parameters) any { return &p.LoadThreads },
+		Families: ycsbOnly},
 	{Name: "workloads", Type: "list", DefaultDoc: "all of the profile's", Usage: "run only these workloads (comma list)", Valid: "each in the profile, once",
 		field: func(s *Spec) any { return &s.Workloads }},
 	{Name: "repeat", Type: "integer", Default: "1", Usage: "run each workload N times on the same cluster: reports give the median and spread, gates use the median",
@@ -157,12 +186,6 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.AcceptNewHostKeys }},
 }
 
-// hasWarmup: only sysbench profiles have a warm-up phase.
-func hasWarmup(s *Spec) bool {
-	p, err := profiles.Get(s.Profile)
-	return err == nil && p.Family == "sysbench"
-}
-
 // presets are the flags that stand for several settings.
 var presets = []Preset{
 	{Name: "local", Usage: "a local cluster on this machine (needs root)", Values: []PresetValue{{Setting: "provider", Value: "local"}}},
@@ -172,7 +195,7 @@ var presets = []Preset{
 		{Setting: "records", Value: "20000", When: profileUses("records")}, {Setting: "operations", Value: "200000", When: profileUses("operations")},
 		{Setting: "threads", Value: "64", When: profileUses("threads")},
 		{Setting: "load_threads", Value: "16", When: profileUses("load_threads")}, {Setting: "duration", Value: "60s", When: profileUses("duration")},
-		{Setting: "warmup", Value: "10s", When: hasWarmup, WhenDoc: "where the profile has a warm-up"}}},
+		{Setting: "warmup", Value: "10s", When: profileUses("warmup"), WhenDoc: "where the profile has a warm-up"}}},
 }
 
 // Settings returns the settings table.

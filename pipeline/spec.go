@@ -284,9 +284,6 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	if s.Repeat > repetition.Max {
 		bad("%s: %d: want 1 to %d", s.where("repeat"), s.Repeat, repetition.Max)
 	}
-	if p != nil && s.Warmup != nil && *s.Warmup > 0 && p.Family != "sysbench" {
-		bad("%s: profile %s (%s) has no warm-up phase; YCSB and the KV tool have none", s.where("warmup"), p.Name, p.Family)
-	}
 	if p != nil {
 		errs = append(errs, s.checkUnused(p)...)
 	}
@@ -441,30 +438,7 @@ func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 	if d, ok := s.cloudOf(reg); ok {
 		r.Region, r.Zone, r.Image = s.cloudPlace(d)
 	}
-	set := func(name string, cur, profile any, apply func()) {
-		if cur != profile {
-			apply()
-			r.Overridden = append(r.Overridden, name)
-		}
-	}
-	if s.Records != nil {
-		set("records", *s.Records, p.Parameters.Records, func() { r.Params.Records = *s.Records })
-	}
-	if s.Operations != nil {
-		set("operations", *s.Operations, p.Parameters.Operations, func() { r.Params.Operations = *s.Operations })
-	}
-	if s.Duration != nil {
-		set("duration", *s.Duration, p.Parameters.Duration, func() { r.Params.Duration = *s.Duration })
-	}
-	if s.Warmup != nil {
-		set("warmup", *s.Warmup, p.Parameters.Warmup, func() { r.Params.Warmup = *s.Warmup })
-	}
-	if s.Threads != nil {
-		set("threads", *s.Threads, p.Parameters.Threads, func() { r.Params.Threads = *s.Threads })
-	}
-	if s.LoadThreads != nil {
-		set("load_threads", *s.LoadThreads, p.Parameters.LoadThreads, func() { r.Params.LoadThreads = *s.LoadThreads })
-	}
+	r.Overridden = applyOverrides(s, &r.Params)
 	if len(s.AgentProperties) > 0 {
 		r.Overridden = append(r.Overridden, "agent_properties")
 	}
@@ -499,14 +473,14 @@ func (s *Spec) resolve(reg *parts.Registry) (*Resolved, error) {
 // them: accepted, it would change nothing and still be reported as
 // overridden, so a reader would take the run for what it is not.
 func (s *Spec) checkUnused(p *profiles.Profile) []error {
-	given := map[string]bool{"records": s.Records != nil, "operations": s.Operations != nil,
-		"load_threads": s.LoadThreads != nil, "threads": s.Threads != nil, "duration": s.Duration != nil}
 	var errs []error
-	for _, name := range []string{"records", "operations", "load_threads", "threads", "duration"} {
-		if given[name] && !Uses(p, name) {
-			errs = append(errs, fmt.Errorf("%s: profile %s (%s) has no such parameter: its agents would not read it (ybbench profiles %s shows what it has)",
-				s.where(name), p.Name, p.Family, p.Name))
+	for _, st := range ParameterSettings() {
+		v, given := st.override(s)
+		if !given || Uses(p, st.Name) || (st.zeroIsNone && v.IsZero()) {
+			continue
 		}
+		errs = append(errs, fmt.Errorf("%s: profile %s (%s) has no such parameter: its agents would not read it (ybbench profiles %s shows what it has)",
+			s.where(st.Name), p.Name, p.Family, p.Name))
 	}
 	if len(s.AgentProperties) > 0 && p.Family != "ycsb" {
 		errs = append(errs, fmt.Errorf("%s: profile %s (%s) takes no agent properties: they are YCSB properties, passed to YCSB workloads only",

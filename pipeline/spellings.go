@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -27,10 +26,6 @@ var spellingFamilies = []struct{ name, command string }{
 	{"sysbench", "ybload sysbench (sysbench)"},
 	{"kv", "ybload kv (yb-sample-apps)"},
 }
-
-// paramSettings are the settings that override a profile parameter, which
-// the agents' command lines carry: their spellings are found by building.
-var paramSettings = []string{"records", "operations", "duration", "warmup", "threads", "load_threads"}
 
 // spellingMarker is the value a parameter setting is given to find it on
 // the agents' command lines (seconds for a duration); it stands for no
@@ -106,7 +101,7 @@ func spellingRows() ([]spellingRow, error) {
 				row.agent[fam.name] = n.text
 				continue
 			}
-			if !slices.Contains(paramSettings, st.Name) {
+			if st.param == nil {
 				continue
 			}
 			cell, err := paramSpelling(profs, fam.name, st)

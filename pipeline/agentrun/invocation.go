@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/profiles"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -24,14 +25,10 @@ type File struct {
 	Content string
 }
 
-// Params are the resolved workload parameters of the run.
-type Params struct {
-	Records, Operations  int64
-	Threads, LoadThreads int
-	Duration, Warmup     time.Duration
-	DDL                  string // YCSB over YSQL: range or hash
-	Tables               int    // sysbench
-}
+// Params are the resolved workload parameters of the run: the profile's,
+// with the run's overrides in (DDL is YCSB over YSQL's range or hash;
+// Tables is sysbench's).
+type Params = profiles.Parameters
 
 // DB is how the agents reach the database: its endpoints and credentials
 // (User empty: authentication off).
