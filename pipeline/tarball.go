@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -98,4 +100,21 @@ func ask(ctx context.Context, client *http.Client, method, u string) (int, error
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
 	return resp.StatusCode, nil
+}
+
+// TarballURLFile is the file in secrets/ holding a tarball URL that
+// carries a token or userinfo (run.json has it redacted).
+const TarballURLFile = "yb-tarball-url"
+
+// tarball is the yugabyte source as given: the whole URL from secrets/
+// when the spec (read back from run.json) holds it redacted.
+func (r *Run) tarball() (string, error) {
+	b, err := os.ReadFile(filepath.Join(r.dir, "secrets", TarballURLFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return r.spec.YBTarball, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("the tarball URL: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
 }

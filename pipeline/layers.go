@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+)
+
+// CommandLine is the command line's part of a spec: a spec file, the
+// environment, the presets asked for and the flags given by name (setting →
+// text).
+type CommandLine struct {
+	File   string
+	Getenv func(string) string
+	// Environ is the whole environment (os.Environ), when every YBBENCH_*
+	// variable in it is to be known (nil: not checked).
+	Environ []string
+	Presets []string
+	Flags   map[string]string
+}
+
+// Load layers defaults < spec file < YBBENCH_* < presets < flags and
+// reports every problem of every layer at once (not yet the checks that
+// need several settings: Resolve does those).
+func Load(cl CommandLine) (Spec, error) {
+	s := Defaults()
+	var errs []error
+	if cl.File != "" {
+		if err := LoadFile(&s, cl.File); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if cl.Getenv != nil {
+		if err := LoadEnv(&s, cl.Getenv); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	errs = append(errs, unknownVariables(cl.Environ)...)
+	for _, st := range settings {
+		v, ok := cl.Flags[st.Name]
+		if !ok {
+			continue
+		}
+		if err := SetString(&s, st.Name, v); err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", FlagName(st.Name), err))
+		}
+		s.setFrom(st.Name, "--"+FlagName(st.Name))
+	}
+	// Presets go in after the flags so that a condition sees the profile
+	// the flags chose, and skip what a flag set, so a flag still wins.
+	presetProvider := false
+	for _, p := range presets {
+		asked := false
+		for _, n := range cl.Presets {
+			asked = asked || n == p.Name
+		}
+		if !asked {
+			continue
+		}
+		for _, v := range p.Values {
+			if _, flag := cl.Flags[v.Setting]; flag || (v.When != nil && !v.When(&s)) {
+				continue
+			}
+			if err := SetString(&s, v.Setting, v.Value); err != nil {
+				errs = append(errs, fmt.Errorf("--%s: %w", p.Name, err))
+			}
+			s.setFrom(v.Setting, fmt.Sprintf("--%s (%s=%s)", p.Name, v.Setting, v.Value))
+			presetProvider = presetProvider || v.Setting == "provider"
+		}
+	}
+	for _, n := range cl.Presets {
+		found := false
+		for _, p := range presets {
+			found = found || p.Name == n
+		}
+		if !found {
+			errs = append(errs, fmt.Errorf("unknown preset %q", n))
+		}
+	}
+	_, inv := cl.Flags[inventorySetting]
+	_, prov := cl.Flags["provider"]
+	inferProvider(&s, inv, prov || presetProvider)
+	return s, errors.Join(errs...)
+}
+
+// LoadEnv lays YBBENCH_* variables over s.
+func LoadEnv(s *Spec, getenv func(string) string) error {
+	var errs []error
+	for _, f := range settingNames() {
+		if v := getenv(EnvName(f)); v != "" {
+			if err := SetString(s, f, v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", EnvName(f), err))
+			}
+			s.setFrom(f, EnvName(f))
+		}
+	}
+	inferProvider(s, getenv(EnvName(inventorySetting)) != "", getenv(EnvName("provider")) != "")
+	return errors.Join(errs...)
+}
