@@ -77,162 +77,21 @@ func newRootWith(stdout, stderr io.Writer, reg *parts.Registry) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&o.specFile, "spec", "", "YAML spec file (layered: defaults < file < YBBENCH_* < presets < flags)")
 	root.PersistentFlags().BoolVarP(&o.verbose, "verbose", "v", false, "log more")
-	specFlags := func(c *cobra.Command) {
-		f := c.Flags()
-		f.SortFlags = false // the settings table's order
-		// Every flag comes from the settings table (pipeline.Settings):
-		// the presets, then one flag per setting.
-		for _, p := range pipeline.Presets() {
-			v := new(bool)
-			f.BoolVar(v, p.Name, false, p.FlagUsage())
-			name := p.Name
-			c.PreRun = chain(c.PreRun, func(c *cobra.Command, _ []string) {
-				if c.Flags().Changed(name) {
-					o.presets[name] = v
-				}
-			})
-		}
-		for _, st := range pipeline.Settings() {
-			v := &settingFlag{typ: st.Type}
-			name := pipeline.FlagName(st.Name)
-			f.Var(v, name, st.FlagUsage())
-			if st.Switch {
-				f.Lookup(name).NoOptDefVal = "true" // --accept-new-host-keys alone says yes
-			}
-			field := st.Name
-			c.PreRun = chain(c.PreRun, func(c *cobra.Command, _ []string) {
-				if c.Flags().Changed(name) {
-					o.set[field] = &v.val
-				}
-			})
-		}
-	}
-	runFlag := func(c *cobra.Command) {
-		c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
-	}
+	run, plan, up := runCommand(o, stdout, stderr), planCommand(o, stdout, stderr), upCommand(o, stdout, stderr)
 
-	runGate := &runGateFlags{}
-	run := &cobra.Command{Use: "run", Short: "Run everything: up, preflight, install, bench, collect, report, down (always)",
-		RunE: func(c *cobra.Command, _ []string) error {
-			d := deps(stderr, o.verbose, o.reg)
-			gate, gerr := runGate.load()
-			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true})
-			if gate != nil {
-				gerr = pipeline.CheckGate(s, gate.File)
-			}
-			// The gate file's problems are reported with the settings', all
-			// before the run exists.
-			if err := errors.Join(err, gerr); err != nil {
-				return exitcode.Wrap(exitcode.Config, err)
-			}
-			r, err := pipeline.New(s, d)
-			if err != nil {
-				return err
-			}
-			r.SetGate(gate)
-			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			ss := signals(stderr)
-			return ss.exit(execute(r, ss.hard, ss.stop, stdout, stderr))
-		}}
-	specFlags(run)
-	runGate.register(run)
-
-	var planOut *outputFlag
-	plan := &cobra.Command{Use: "plan", Short: "Say what a run would do: hosts, roles, commands per stage, expected duration",
-		RunE: func(c *cobra.Command, _ []string) error {
-			d := deps(stderr, o.verbose, o.reg)
-			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{})
-			if err != nil {
-				return err
-			}
-			pl, err := pipeline.MakePlan(s, d)
-			if err != nil {
-				return err
-			}
-			return planOut.write(stdout, pl, func(w io.Writer) error { return pipeline.WritePlanText(w, pl) })
-		}}
-	specFlags(plan)
-	planOut = addOutput(plan)
-
-	up := &cobra.Command{Use: "up", Short: "Create the hosts of a new run and check them (prints the run id on stdout)",
-		RunE: func(c *cobra.Command, _ []string) error {
-			d := deps(stderr, o.verbose, o.reg)
-			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true})
-			if err != nil {
-				return err
-			}
-			r, err := pipeline.New(s, d)
-			if err != nil {
-				return err
-			}
-			// The id alone on stdout, as soon as the run exists (RUN=$(ybbench
-			// up …) works, and a failed up still names the run to tear down);
-			// everything else goes to stderr.
-			fmt.Fprintln(stdout, r.ID())
-			fmt.Fprintf(stderr, "run %s in %s\n", r.ID(), r.Dir())
-			ss := signals(stderr)
-			if err := r.Up(ss.hard); err != nil {
-				return ss.exit(err)
-			}
-			return ss.exit(r.Preflight(ss.hard))
-		}}
-	specFlags(up)
-
-	// A stage holds the run's lock for the life of the process. A finished
-	// run is left as it is: resume says so and exits 0, install and bench
-	// refuse it (exit 2), before its lock is taken.
-	stage := func(use, short string, fn func(r *pipeline.Run, hard, stop context.Context) error) *cobra.Command {
-		c := &cobra.Command{Use: use, Short: short, RunE: func(c *cobra.Command, _ []string) error {
-			if refusesFinished[use] {
-				if fe := o.finished(stderr); fe != nil {
-					return endFinished(use, fe, stderr)
-				}
-			}
-			if use == "report" {
-				// Without results there is nothing to render: said before the
-				// lock, so that the refusal changes nothing in the run.
-				if ri, err := o.open(stderr, false); err == nil {
-					if err := ri.NeedResults(); err != nil {
-						return err
-					}
-				}
-			}
-			r, err := o.open(stderr, true)
-			var le *pipeline.LockedError
-			if use == "down" && errors.As(err, &le) {
-				return exitcode.Errorf(exitcode.Config, "%s", le.DownMessage())
-			}
-			if err != nil {
-				return err
-			}
-			ss := signals(stderr)
-			if use == "down" {
-				return fn(r, ss.hard, ss.stop) // a signal does not stop a teardown
-			}
-			err = fn(r, ss.hard, ss.stop)
-			// Finished by another process between the look and the lock.
-			if fe := (*pipeline.FinishedError)(nil); errors.As(err, &fe) {
-				return endFinished(use, fe, stderr)
-			}
-			return ss.exit(err)
-		}}
-		runFlag(c)
-		runsDirFlag(c, o)
-		return c
-	}
-	install := stage("install", "Install and start the database on a run's hosts", func(r *pipeline.Run, hard, _ context.Context) error { return r.Install(hard) })
-	benchCmd := stage("bench", "Run the profile's workloads on a run's clients", func(r *pipeline.Run, hard, stop context.Context) error { return r.Bench(hard, stop) })
-	collectCmd := stage("collect", "Merge the agents' records into result.json", func(r *pipeline.Run, hard, _ context.Context) error { return r.Collect(hard) })
-	report := stage("report", "Render report.md and report.html (with its CSV), and print report.md", func(r *pipeline.Run, hard, _ context.Context) error {
+	install := stageCommand(o, stderr, "install", "Install and start the database on a run's hosts", func(r *pipeline.Run, hard, _ context.Context) error { return r.Install(hard) })
+	benchCmd := stageCommand(o, stderr, "bench", "Run the profile's workloads on a run's clients", func(r *pipeline.Run, hard, stop context.Context) error { return r.Bench(hard, stop) })
+	collectCmd := stageCommand(o, stderr, "collect", "Merge the agents' records into result.json", func(r *pipeline.Run, hard, _ context.Context) error { return r.Collect(hard) })
+	report := stageCommand(o, stderr, "report", "Render report.md and report.html (with its CSV), and print report.md", func(r *pipeline.Run, hard, _ context.Context) error {
 		if err := r.Report(hard); err != nil {
 			return err
 		}
 		return printReport(stdout, r)
 	})
-	down := stage("down", "Tear a run down from its ledger alone (even after the orchestrator was killed)", func(r *pipeline.Run, _, _ context.Context) error {
+	down := stageCommand(o, stderr, "down", "Tear a run down from its ledger alone (even after the orchestrator was killed)", func(r *pipeline.Run, _, _ context.Context) error {
 		return r.TearDown()
 	})
-	resume := stage("resume", "Continue a run: skip the steps done, redo the rest, tear down (a finished run has nothing to resume)", func(r *pipeline.Run, hard, stop context.Context) error {
+	resume := stageCommand(o, stderr, "resume", "Continue a run: skip the steps done, redo the rest, tear down (a finished run has nothing to resume)", func(r *pipeline.Run, hard, stop context.Context) error {
 		return execute(r, hard, stop, stdout, stderr)
 	})
 	status := statusCommand(o, stdout)
