@@ -1,30 +1,16 @@
 package ycql
 
 import (
-	"github.com/ybbench/ybbench/bench/agentutil"
-
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/gocql/gocql"
 
 	"github.com/ybbench/ybbench/bench/ycsb"
-)
-
-// Defaults of YugabyteDB's YCSB binding (yugabyteCQL), which differ from
-// upstream YCSB's cassandra binding in consistency (ONE, not QUORUM) and
-// pool size (2).
-const (
-	YCSBDefaultConsistency = "ONE"
-	YCSBDefaultConnections = 2
-	YCSBDefaultKeyspace    = "ycsb"
 )
 
 // YCSBBinding is the yugabyteCQL binding: one session shared by every
@@ -60,112 +46,6 @@ var (
 	_ ycsb.Describer = (*YCSBBinding)(nil)
 	_ ycsb.Closer    = (*YCSBBinding)(nil)
 )
-
-// NewYCSB reads the binding's properties: the yugabyteCQL binding's own
-// (hosts, port, cassandra.*) and ybload's extensions (ycql.*). getenv
-// supplies YBLOAD_YCQL_PASSWORD.
-func NewYCSB(p *ycsb.Props, log *slog.Logger, getenv func(string) string) (*YCSBBinding, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	b := &YCSBBinding{log: log, table: p.Get("table", "usertable")}
-	var errs []error
-	bad := func(key, msg string) {
-		errs = append(errs, fmt.Errorf("%s: property %s=%q: %s", p.SourceOf(key), key, p.Get(key, ""), msg))
-	}
-	boolProp := func(key string, def bool) bool {
-		v, err := p.StrictBool(key, def)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		return v
-	}
-	intProp := func(key string, def int64) int64 {
-		v, err := p.Int(key, def)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		return v
-	}
-	c := &b.cfg
-	c.Logger = log
-	if h := strings.TrimSpace(p.Get("hosts", "")); h != "" {
-		for _, x := range strings.Split(h, ",") {
-			c.Hosts = append(c.Hosts, strings.TrimSpace(x))
-		}
-	} else {
-		errs = append(errs, errors.New("missing property hosts: the YCQL binding needs hosts=host1,host2,… (db.properties)"))
-	}
-	c.Port = int(intProp("port", DefaultPort))
-	c.Keyspace = p.Get("cassandra.keyspace", YCSBDefaultKeyspace)
-	c.Username = p.Get("cassandra.username", "")
-	c.Password = p.Get("cassandra.password", "")
-	if f := p.Get("cassandra.password.file", ""); f != "" {
-		pw, err := agentutil.ReadSecretFile(f)
-		if err != nil {
-			bad("cassandra.password.file", err.Error())
-		}
-		c.Password = pw
-	}
-	if c.Password == "" && getenv != nil {
-		c.Password = getenv(PasswordEnv)
-	}
-	var err error
-	if b.readCL, err = ParseConsistency(p.Get("cassandra.readconsistencylevel", YCSBDefaultConsistency)); err != nil {
-		bad("cassandra.readconsistencylevel", err.Error())
-	}
-	if b.writeCL, err = ParseConsistency(p.Get("cassandra.writeconsistencylevel", YCSBDefaultConsistency)); err != nil {
-		bad("cassandra.writeconsistencylevel", err.Error())
-	}
-	c.Consistency = b.readCL
-	// The Java pool grows from core to max connections; gocql keeps a fixed
-	// number, the larger of the two.
-	c.ConnsPerHost = int(max(intProp("cassandra.coreconnections", YCSBDefaultConnections), intProp("cassandra.maxconnections", YCSBDefaultConnections)))
-	c.ConnectTimeout = time.Duration(intProp("cassandra.connecttimeoutmillis", DefaultConnectTimeout.Milliseconds())) * time.Millisecond
-	c.ReadTimeout = time.Duration(intProp("cassandra.readtimeoutmillis", DefaultReadTimeout.Milliseconds())) * time.Millisecond
-	if p.Bool("cassandra.useSSL", false) {
-		c.TLS = &TLSOptions{CAFile: p.Get("ycql.ssl.ca", ""), CertFile: p.Get("ycql.ssl.cert", ""),
-			KeyFile: p.Get("ycql.ssl.key", ""), VerifyHostname: boolProp("ycql.ssl.verifyhostname", false)}
-	}
-	if p.Bool("cassandra.tracing", false) {
-		bad("cassandra.tracing", "not supported by ybload")
-	}
-	c.Retry = RetryOptions{Max: int(intProp("ycql.retries", 1))}
-	c.Flavor = Flavor(p.Get("ycql.flavor", string(FlavorAuto)))
-	c.Routing = Routing(p.Get("ycql.routing", string(RoutingAuto)))
-	c.LocalDC = p.Get("ycql.localdc", "")
-	c.ProtoVersion = int(intProp("ycql.protocol", DefaultProtoVersion))
-	for key, d := range map[string]*time.Duration{"ycql.reconnect.interval": &c.ReconnectInterval, "ycql.partition.refresh": &c.PartitionRefresh,
-		"ycql.write.coalesce": &c.WriteCoalesce} {
-		if v := p.Get(key, ""); v != "" {
-			x, err := time.ParseDuration(v)
-			if err != nil || x < 0 || (x == 0 && key != "ycql.write.coalesce") {
-				bad(key, "want a positive duration such as 1s")
-			}
-			*d = x
-		}
-	}
-	b.createTable = boolProp("ycql.createtable", false)
-	b.dropTable = boolProp("ycql.droptable", false)
-	b.rf = int(intProp("ycql.replication_factor", 0))
-	if b.rf < 0 {
-		bad("ycql.replication_factor", "must not be negative")
-	}
-	fc := intProp("fieldcount", 10)
-	prefix := p.Get("fieldnameprefix", "field")
-	for i := int64(0); i < fc; i++ {
-		b.fields = append(b.fields, prefix+strconv.FormatInt(i, 10))
-	}
-	if len(errs) == 0 {
-		if err := c.Validate(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return b, nil
-}
 
 // Prepare detects the server and, when asked, creates the keyspace and
 // table (dropping the table first with ycql.droptable); otherwise it checks

@@ -25,6 +25,10 @@ func (s Source) String() string {
 	return "default"
 }
 
+// isDefault says that no file or option set the value: what a property
+// reads as when nobody gave it.
+func (s Source) isDefault() bool { return s.File == "" && s.Flag == "" }
+
 type entry struct {
 	value string
 	src   Source
