@@ -100,7 +100,7 @@ func cores(n int) string {
 
 // commandLine says which tool and command made the run, and when it
 // started (run.json's creation, recorded in result.json: never the time
-// of rendering); later commands on the run follow.
+// of rendering). Later commands on the run are in its invocations.json.
 func commandLine(r *Result) string {
 	started := r.Created.UTC().Format("2006-01-02 15:04:05 UTC")
 	if len(r.Invocations) == 0 {
@@ -112,13 +112,6 @@ func commandLine(r *Result) string {
 		s += fmt.Sprintf(" with `%s`", strings.Join(first.Env, " "))
 	}
 	s += fmt.Sprintf(", by %s; started %s.", first.Tool, started)
-	if len(r.Invocations) > 1 {
-		var then []string
-		for _, inv := range r.Invocations[1:] {
-			then = append(then, "`"+shellLine(inv.Args)+"`")
-		}
-		s += " Then: " + strings.Join(then, ", ") + "."
-	}
 	return s
 }
 

@@ -119,8 +119,7 @@ var inventorySite = fixtureSite{provider: "inventory", flavor: "yugabyte", produ
 	overridden: []string{"duration"},
 	invocations: []collect.Invocation{{At: fixtureEpoch, Tool: "ybbench 1.0.0 (commit 0123abc, go1.26.0)",
 		Args: []string{"ybbench", "run", "--inventory", "hosts.yaml", "--duration", "1m",
-			"--yb-tarball", "https://REDACTED@downloads.example/yugabyte-2.20.1.0.tar.gz?REDACTED"}},
-		{At: fixtureEpoch.Add(time.Hour), Tool: "ybbench 1.0.0 (commit 0123abc, go1.26.0)", Args: []string{"ybbench", "report", "--run", "r1"}}},
+			"--yb-tarball", "https://REDACTED@downloads.example/yugabyte-2.20.1.0.tar.gz?REDACTED"}}},
 }
 
 // localPostgresSite is `ybbench run --local --quick` on a 2-core machine:

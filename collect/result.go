@@ -38,8 +38,9 @@ type Result struct {
 	Baseline  *BaselineResult  `json:"baseline,omitempty"`
 	Workloads []WorkloadResult `json:"workloads"`
 	Notes     []string         `json:"notes,omitempty"`
-	// Invocations are the ybbench commands that worked on the run up to
-	// its collection, the first one being the one that started it.
+	// Invocations holds the ybbench command that created the run (one
+	// entry). The commands that worked on it later are in the run's
+	// invocations.json, not here: collecting again gives the same result.
 	Invocations []Invocation `json:"invocations,omitempty"`
 	// Chosen are the settings a default chose, where they differ from the
 	// profile's (Overridden holds only what the user asked for).

@@ -93,7 +93,13 @@ func (r *Run) setup() (*collect.Setup, error) {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
 	if found {
-		s.Overridden, s.OverriddenBy, s.Chosen, s.Invocations = doc.Overridden, doc.OverriddenBy, doc.Chosen, doc.Invocations
+		s.Overridden, s.OverriddenBy, s.Chosen = doc.Overridden, doc.OverriddenBy, doc.Chosen
+		// Only the command that created the run: the later ones (this
+		// collect among them) stay in invocations.json, so that collecting
+		// again gives the same result.json.
+		if len(doc.Invocations) > 0 {
+			s.Invocations = doc.Invocations[:1]
+		}
 	}
 	for _, w := range r.spec.Workloads {
 		sw := collect.SetupWorkload{Name: w}

@@ -219,6 +219,7 @@ func (f *fakeFlavor) Wipe(ctx context.Context, r provision.Runner, c *infra.Clus
 
 // fakeRun is one run of Execute on the fake parts, and what it touched.
 type fakeRun struct {
+	deps     pipeline.Deps // what the run was made with
 	run      *pipeline.Run
 	provider *fakeProvider
 	flavor   *fakeFlavor
@@ -297,6 +298,7 @@ func newFakeWith(t *testing.T, installErr error, spec func(*pipeline.Spec), runn
 		Environ: []string{"HOME=/root", "YBBENCH_YB_TARBALL=https://op:" + fakeSecret + "@downloads.example/yb.tar.gz", "YBBENCH_RECORDS=100"},
 		Tool:    "ybbench test",
 	}
+	fr.deps = deps
 	fr.run, err = pipeline.New(res, deps)
 	if err != nil {
 		t.Fatal(err)
