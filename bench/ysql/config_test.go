@@ -65,6 +65,10 @@ func TestConfigBadInput(t *testing.T) {
 		{[]string{"db.url", "jdbc:postgresql://h:5433/ycsb", "ysql.sslmode", "bogus"}, "ysql.sslmode=bogus: want disable"},
 		{[]string{"db.url", "jdbc:postgresql://h:5433/ycsb", "ysql.createtable", "yes"}, `ysql.createtable="yes": want true or false`},
 		{[]string{"db.url", "mysql://h/x"}, "is not a jdbc:postgresql:// or postgres:// URL"},
+		// A URL that does not parse, with a setting applied to every
+		// endpoint after it: an error, not a panic on the endpoint it left.
+		{[]string{"ysql.url", "mysql://h/x", "ysql.sslmode", "require"}, "ysql.url: \"mysql://h/x\" is not a jdbc:postgresql://"},
+		{[]string{"ysql.url", "::", "ysql.sslrootcert", "/ca.pem"}, "ysql.url: \"::\" is not a jdbc:postgresql://"},
 		{[]string{"db.url", "jdbc:postgresql://h:5433/ycsb", "ysql.socket", "epoll"}, "ysql.socket=epoll: want poller or blocking"},
 		{nil, "no database given"},
 	} {

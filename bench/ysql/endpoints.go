@@ -33,7 +33,10 @@ func (c *Config) readEndpoints(p *ycsb.Props, ps *problems) {
 	case p.Has("ysql.url"):
 		ep, err := parseURL(p.Get("ysql.url", ""))
 		if err != nil {
+			// Reported, and no endpoint kept: the settings after it
+			// (ysql.sslmode) fill only endpoints that parsed.
 			ps.add(fmt.Errorf("%s: ysql.url: %w", p.SourceOf("ysql.url"), err))
+			break
 		}
 		c.Endpoints = []Endpoint{ep}
 	default:
