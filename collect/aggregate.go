@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ybbench/ybbench/record/repetition"
-
 	"github.com/ybbench/ybbench/profiles"
 )
 
@@ -33,25 +31,66 @@ func Aggregate(runDir string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cluster clusterDoc
-	hasCluster, err := readOptional(filepath.Join(runDir, clusterFile), &cluster)
+	docs, err := readRunDocs(runDir)
 	if err != nil {
 		return nil, err
 	}
-	var facts map[string]map[string]string
-	if _, err := readOptional(filepath.Join(runDir, factsFile), &facts); err != nil {
+	res := describeRun(runDir, &setup, docs)
+
+	var errs []error
+	measured := 0
+	var runs []workloadFiles // the measured phases' files, for how the load was spread
+	for _, w := range setup.Workloads {
+		m := measureWorkload(runDir, w, setup.Repetitions, res.Baseline, fig, res.Versions)
+		res.Workloads = append(res.Workloads, m.result)
+		measured += m.measured
+		runs = append(runs, m.files...)
+		errs = append(errs, m.errs...)
+	}
+	if n := spreadNote(setup.Family, setup.ClientHosts, runs); n != "" {
+		res.Notes = append([]string{n}, res.Notes...)
+	}
+	if measured == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
+	}
+	return res, errors.Join(errs...)
+}
+
+// runDocs are the run directory's files, besides setup.json, that say on
+// what the run measured; each may be missing, as in a run stopped early.
+type runDocs struct {
+	cluster    clusterDoc
+	hasCluster bool
+	facts      map[string]map[string]string
+	dep        deploymentDoc
+	hasDep     bool
+}
+
+// readRunDocs reads cluster.json, hosts.json and deployment.json, and
+// run.json, which only has to parse: the result takes nothing from it.
+func readRunDocs(runDir string) (*runDocs, error) {
+	var d runDocs
+	var err error
+	if d.hasCluster, err = readOptional(filepath.Join(runDir, clusterFile), &d.cluster); err != nil {
 		return nil, err
 	}
-	var dep deploymentDoc
-	hasDep, err := readOptional(filepath.Join(runDir, deploymentFile), &dep)
-	if err != nil {
+	if _, err := readOptional(filepath.Join(runDir, factsFile), &d.facts); err != nil {
+		return nil, err
+	}
+	if d.hasDep, err = readOptional(filepath.Join(runDir, deploymentFile), &d.dep); err != nil {
 		return nil, err
 	}
 	var ledger ledgerDoc
 	if _, err := readOptional(filepath.Join(runDir, "run.json"), &ledger); err != nil {
 		return nil, err
 	}
+	return &d, nil
+}
 
+// describeRun is the result without its workloads: what the run was asked
+// to measure, on which hosts and database, against which published table,
+// and the notes on how its method departs from the seeds'.
+func describeRun(runDir string, setup *Setup, docs *runDocs) *Result {
 	res := &Result{Schema: ResultSchema, RunID: setup.RunID, Profile: setup.Profile, Created: setup.Created,
 		Versions: map[string]string{}, Parameters: setup.Parameters, Overridden: setup.Overridden,
 		Hosts: []Host{}, Workloads: []WorkloadResult{},
@@ -68,169 +107,47 @@ func Aggregate(runDir string) (*Result, error) {
 	if res.Parameters == nil {
 		res.Parameters = map[string]string{}
 	}
-	if hasCluster {
-		res.Environment.Provider = cluster.Provider
-		if v := cluster.Meta["terraform_version"]; v != "" {
-			res.Versions["terraform"] = v
-		}
-		for _, h := range cluster.Hosts {
-			res.Hosts = append(res.Hosts, Host{Name: h.Name, Roles: h.Roles, InstanceType: h.InstanceType, Cloud: h.Cloud,
-				Region: h.Region, Zone: h.Zone, Shared: h.Shared, HostKeySource: h.SSH.HostKeySource, Facts: facts[h.Name]})
-		}
-		res.Environment.SharedMachine = sharedMachineOf(res.Hosts, setup.CPUs)
+	if docs.hasCluster {
+		res.describeCluster(&docs.cluster, docs.facts, setup.CPUs)
 	}
-	res.PreflightWarnings = preflightWarningsOf(facts, res.Hosts)
-	if hasDep {
-		res.Database = dep.database()
-		res.Database.Product = setup.DatabaseProduct
-		res.Database.Settings = withoutSecretPaths(res.Database.Settings, runDir)
-		res.Versions["database"] = dep.Flavor + " " + dep.Version
-		if dep.Settings["auth"] == "off" {
-			res.Environment.DBAuth = "off"
-		}
+	res.PreflightWarnings = preflightWarningsOf(docs.facts, res.Hosts)
+	if docs.hasDep {
+		res.describeDeployment(&docs.dep, setup.DatabaseProduct, runDir)
 	}
 	if setup.Baseline != nil && (setup.Baseline.Source != "" || len(setup.Baseline.Rows) > 0) {
 		ok, bad := setup.Baseline.Consistent(profiles.LittlesLawTolerance)
 		res.Baseline = &BaselineResult{Baseline: *setup.Baseline, Consistent: ok, Inconsistencies: bad}
 	}
-	res.Notes = notesOf(&setup, res)
-
-	var errs []error
-	measured := 0
-	var runs []workloadFiles // the measured phases' files, for how the load was spread
-	for _, w := range setup.Workloads {
-		wr := WorkloadResult{Name: w.Name, Phases: []PhaseResult{}}
-		if res.Baseline != nil {
-			wr.Published = res.Baseline.Row(w.Name)
-		}
-		if wr.Published != nil {
-			if v, err := wr.Published.LittlesLaw(res.Baseline.Threads); err == nil {
-				wr.PublishedLittlesLaw = &LittlesLaw{Threads: wr.Published.ThreadsOf(res.Baseline.Threads), Value: v,
-					Tolerance: profiles.LittlesLawTolerance, Within: within(v, profiles.LittlesLawTolerance)}
-			}
-		}
-		if setup.Repetitions <= 1 {
-			m := measureRepetition(runDir, w, 0, wr.Published, fig, res.Versions)
-			wr.DDL, wr.Phases, wr.Throughput, wr.Comparisons, wr.Sanity, wr.CPU, wr.Problems =
-				m.ddl, m.rep.Phases, m.rep.Throughput, m.rep.Comparisons, m.rep.Sanity, m.rep.CPU, m.rep.Problems
-			measured += m.measured
-			runs = append(runs, m.files...)
-			errs = append(errs, m.errs...)
-		} else {
-			for k := 1; k <= setup.Repetitions; k++ {
-				m := measureRepetition(runDir, w, k, wr.Published, fig, res.Versions)
-				if m.ddl != "" && wr.DDL == "" {
-					wr.DDL = m.ddl
-				}
-				if k == 1 {
-					// Every repetition spreads the load alike: the note
-					// names the first's agents.
-					runs = append(runs, m.files...)
-				}
-				wr.Repetitions = append(wr.Repetitions, m.rep)
-				measured += m.measured
-				errs = append(errs, m.errs...)
-			}
-			med := wr.Repetitions[medianRepetition(wr.Repetitions)]
-			wr.MedianRepetition = med.Index
-			wr.Phases, wr.Throughput, wr.Comparisons, wr.Sanity, wr.CPU, wr.Problems =
-				med.Phases, med.Throughput, med.Comparisons, med.Sanity, med.CPU, med.Problems
-			wr.Spread = spreadsOf(wr.Repetitions)
-		}
-		if p := MeasuredPhaseOf(wr.Phases); p != nil {
-			wr.ThroughputBasis = fig.basis
-			_, wr.SanityText = fig.sanity(p)
-			if wr.Sanity > 0 {
-				in := within(wr.Sanity, profiles.LittlesLawTolerance)
-				wr.SanityTolerance, wr.SanityWithin = profiles.LittlesLawTolerance, &in
-			}
-		}
-		res.Workloads = append(res.Workloads, wr)
-	}
-	if n := spreadNote(setup.Family, setup.ClientHosts, runs); n != "" {
-		res.Notes = append([]string{n}, res.Notes...)
-	}
-	if measured == 0 && len(errs) == 0 {
-		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
-	}
-	return res, errors.Join(errs...)
+	res.Notes = notesOf(setup, res)
+	return res
 }
 
-// repetitionRead is one repetition of a workload as its files say it: its
-// figures, the DDL its agents ran, how many of its phases have records,
-// and what could not be read.
-type repetitionRead struct {
-	rep      Repetition
-	ddl      string
-	measured int
-	errs     []error
-	// files are the record files of each phase that has them, for the
-	// note on how the load was spread.
-	files []workloadFiles
+// describeCluster takes the hosts from cluster.json, each with what the
+// preflight found on it (facts), over what setup.json said: the cluster
+// is what the run actually had.
+func (res *Result) describeCluster(cluster *clusterDoc, facts map[string]map[string]string, orchestratorCPUs int) {
+	res.Environment.Provider = cluster.Provider
+	if v := cluster.Meta["terraform_version"]; v != "" {
+		res.Versions["terraform"] = v
+	}
+	for _, h := range cluster.Hosts {
+		res.Hosts = append(res.Hosts, Host{Name: h.Name, Roles: h.Roles, InstanceType: h.InstanceType, Cloud: h.Cloud,
+			Region: h.Region, Zone: h.Zone, Shared: h.Shared, HostKeySource: h.SSH.HostKeySource, Facts: facts[h.Name]})
+	}
+	res.Environment.SharedMachine = sharedMachineOf(res.Hosts, orchestratorCPUs)
 }
 
-// measureRepetition reads repetition k of a workload (k = 0: the run has
-// no repetitions, and its files carry no repetition in their names): each
-// phase's agents' records merged, and the measured phase's figures.
-func measureRepetition(runDir string, w SetupWorkload, k int, published *profiles.BaselineRow, fig figures, versions map[string]string) repetitionRead {
-	stem := repetition.Stem(w.Name, k)
-	name := w.Name
-	if k > 0 {
-		name = w.Name + " " + repetition.Tag(k)
+// describeDeployment takes the database from deployment.json, without the
+// settings that name the run's secrets; a database installed without
+// authentication says so even when setup.json did not.
+func (res *Result) describeDeployment(dep *deploymentDoc, product, runDir string) {
+	res.Database = dep.database()
+	res.Database.Product = product
+	res.Database.Settings = withoutSecretPaths(res.Database.Settings, runDir)
+	res.Versions["database"] = dep.Flavor + " " + dep.Version
+	if dep.Settings["auth"] == "off" {
+		res.Environment.DBAuth = "off"
 	}
-	var out repetitionRead
-	rep := &out.rep
-	rep.Index, rep.Phases = k, []PhaseResult{}
-	cpu, err := cpuOf(runDir, stem)
-	if err != nil {
-		out.errs = append(out.errs, fmt.Errorf("%s: the db hosts' CPU: %w", name, err))
-	}
-	rep.CPU = cpu
-	for _, ph := range w.Phases {
-		ddl, err := ddlOf(runDir, stem, ph.Name)
-		if err != nil {
-			rep.Problems = append(rep.Problems, err.Error())
-		}
-		if ddl != "" && out.ddl == "" {
-			out.ddl = ddl
-		}
-		if !ph.Records {
-			continue
-		}
-		files, err := agentFiles(runDir, stem, ph.Name)
-		if err != nil {
-			out.errs = append(out.errs, err)
-			rep.Problems = append(rep.Problems, err.Error())
-			continue
-		}
-		if len(files) == 0 {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("no agent records for %s %s: not run, or nothing measured", name, ph.Name))
-			continue
-		}
-		out.measured++
-		out.files = append(out.files, workloadFiles{w.Name, ph.Name, files})
-		merged, err := Merge(files)
-		if err != nil {
-			out.errs = append(out.errs, err)
-			continue
-		}
-		pr := PhaseResultOf(merged)
-		for _, f := range files {
-			if v := f.File.Meta.Settings["ybload.version"]; v != "" {
-				versions["ybload"] = v
-			}
-			if v := f.File.Meta.Settings["ysql.driver"]; v != "" {
-				versions["driver"] = v
-			}
-		}
-		rep.Phases = append(rep.Phases, pr)
-		if ph.Name == MeasuredPhase {
-			rep.Throughput = fig.throughput(&pr)
-			rep.Comparisons = Compare(published, &pr, rep.Throughput, rep.CPU)
-			rep.Sanity, _ = fig.sanity(&pr)
-		}
-	}
-	return out
 }
 
 // notesOf are the result's notes: what departs from the seeds' method or

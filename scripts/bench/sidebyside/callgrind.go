@@ -62,10 +62,9 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 		fmt.Fprintf(out, "## Instructions per transaction\n\nvalgrind is not installed (make bench installs it): skipped.\n\n")
 		return nil
 	}
-	pg := env.Postgres
-	os.Setenv("PGPASSWORD", pg.Password)
-	if b, err := exec.Command("go", "build", "-o", *sbFloor, "./scripts/bench/sbfloor").CombinedOutput(); err != nil {
-		return fmt.Errorf("build sbfloor: %v\n%s", err, b)
+	os.Setenv("PGPASSWORD", env.Postgres.Password)
+	if err := buildSbfloor(); err != nil {
+		return err
 	}
 	// ybload built as make build builds it, but with its symbol table:
 	// the code and so the counts are the same as the stripped binary's,
@@ -85,7 +84,7 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 		return err
 	}
 	long, short := *cgEvents, max(*cgEvents/5, 1)
-	floorURL := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", pg.User, pg.Host, pg.Port, db)
+	floorURL := sbFloorURL(env, db)
 	fmt.Fprintf(out, "## Instructions per transaction (callgrind)\n\nOne thread, --time=0, %d and %d events on %d tables × %d rows; (instructions of the long run − the short run's) / %d; "+
 		"Go binaries with GODEBUG=asyncpreemptoff=1; call graphs in %s.\n\n| workload | client | instructions/txn | start-up instructions | vs sysbench |\n|---|---|---|---|---|\n",
 		long, short, *sbTables, *sbRows, long-short, dir)
@@ -93,7 +92,7 @@ func callgrindSection(ctx context.Context, out *strings.Builder, env pgEnv, fres
 	var profile [2]string // ybload's oltp_point_select call graphs, short and long
 	for _, wl := range sbWorkloads {
 		var sbPerTx float64
-		for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
+		for _, tool := range sbTools {
 			if (tool == "pgx floor" || tool == sbBlocking) && wl != "oltp_point_select" {
 				continue
 			}

@@ -8,7 +8,7 @@ package main
 // -sysbench-threads and in each placement: shared (client and server on
 // both cores) and apart (pin.go: the server on one core, the client on the
 // other, so that the client's own saturation shows). Each pair of figures is
-// judged by the issue's goal rule (goalOf).
+// judged by the issue's goal rule (goalOf). sbreport.go prints the figures.
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -46,288 +45,235 @@ var sbWorkloads = []string{"oltp_point_select", "oltp_read_only", "oltp_read_wri
 // oltp_point_select, where the client's cost per statement shows most.
 const sbBlocking = "ybload, blocking socket"
 
-// sbFigures are what a sysbench-format report says.
-type sbFigures struct {
-	events, read, write, other, errors int64
-	tps                                float64
-}
+// sbTools are the section's clients, in the order its tables list them.
+var sbTools = []string{"sysbench", "ybload", sbBlocking, "pgx floor"}
 
-var (
-	sbTxLine  = regexp.MustCompile(`(?m)^\s+transactions:\s+(\d+)\s+\(([0-9.]+) per sec\.\)`)
-	sbNumLine = func(label string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+` + label + `:\s+(\d+)`) }
-	sbRead    = sbNumLine("read")
-	sbWrite   = sbNumLine("write")
-	sbOther   = sbNumLine("other")
-	sbErrors  = sbNumLine("ignored errors")
-)
+// Each tool prepares its own copy once (informational); the runs all use
+// the copy Debian's sysbench prepared, sbDB.
+const sbDB, sbYbloadDB = "ybb_sysbench", "ybb_sysbench_ybload"
 
-func parseSysbench(out string) (sbFigures, error) {
-	var f sbFigures
-	m := sbTxLine.FindStringSubmatch(out)
-	if m == nil {
-		return f, fmt.Errorf("no transactions line in:\n%s", out)
-	}
-	f.events, _ = strconv.ParseInt(m[1], 10, 64)
-	f.tps, _ = strconv.ParseFloat(m[2], 64)
-	for _, x := range []struct {
-		re  *regexp.Regexp
-		dst *int64
-	}{{sbRead, &f.read}, {sbWrite, &f.write}, {sbOther, &f.other}, {sbErrors, &f.errors}} {
-		if m := x.re.FindStringSubmatch(out); m != nil {
-			*x.dst, _ = strconv.ParseInt(m[1], 10, 64)
-		}
-	}
-	return f, nil
-}
-
-func (f sbFigures) perTx() (r, w, o float64) {
-	if f.events == 0 {
-		return 0, 0, 0
-	}
-	n := float64(f.events)
-	return float64(f.read) / n, float64(f.write) / n, float64(f.other) / n
-}
-
-// sbRun is one measured run of one client.
-type sbRun struct {
-	s sample
-	f sbFigures
-	// start is the CPU of the same client's start-up and teardown: a run of
-	// one transaction per thread just before, in the same placement. At 64
-	// threads sysbench's start (a LuaJIT state and a connection per thread)
-	// is a large part of a short run's CPU.
-	start time.Duration
-}
-
-// cpuPerTx is client CPU per transaction, the start-up's taken off.
-func (r sbRun) cpuPerTx() float64 {
-	return float64((r.s.cpu - r.start).Microseconds()) / float64(max(r.f.events, 1))
-}
-
-// rawCPUPerTx is the whole process's CPU per transaction.
-func (r sbRun) rawCPUPerTx() float64 {
-	return float64(r.s.cpu.Microseconds()) / float64(max(r.f.events, 1))
+// sbResults are the section's measured runs, and the start-up runs taken
+// off them, by configuration.
+type sbResults struct {
+	runs, startRuns map[sbKey][]sbRun
 }
 
 func sysbenchSection(ctx context.Context, all *strings.Builder, env pgEnv, fresh func(string) error) error {
-	pg := env.Postgres
 	out := &strings.Builder{}
+	// What the section wrote is kept in its own file even when a later
+	// step fails.
 	defer func() {
 		all.WriteString(out.String())
 		os.WriteFile(filepath.Join(*workdir, "issue5-sysbench.md"), []byte(out.String()), 0o644)
 	}()
 	// Both tools (libpq and ybload) read the password from PGPASSWORD: it
 	// stays off the command lines.
-	os.Setenv("PGPASSWORD", pg.Password)
-	if b, err := exec.Command("go", "build", "-o", *sbFloor, "./scripts/bench/sbfloor").CombinedOutput(); err != nil {
-		return fmt.Errorf("build sbfloor: %v\n%s", err, b)
+	os.Setenv("PGPASSWORD", env.Postgres.Password)
+	if err := buildSbfloor(); err != nil {
+		return err
 	}
 	ver, _ := exec.Command(*sbBin, "--version").Output()
-	admin, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", pg.User, pg.Password, pg.Host, pg.Port, pg.Database))
+	preload, err := sbPreload(ctx, env)
 	if err != nil {
 		return err
 	}
-	var preload string
-	admin.QueryRow(ctx, "SHOW shared_preload_libraries").Scan(&preload)
-	admin.Close(ctx)
-
-	cmd := func(tool, wl, db string, extra ...string) []string { return sbCmd(env, tool, wl, db, extra...) }
-	run := func(args []string) (sbRun, error) {
-		s, err := measure(args, 0)
-		if err != nil {
-			return sbRun{}, err
-		}
-		f, err := parseSysbench(s.stdout)
-		return sbRun{s: s, f: f}, err
+	prep, err := sbPrepareCopies(env, fresh)
+	if err != nil {
+		return err
 	}
-
-	// Each tool prepares its own copy once (informational); the runs all use
-	// the copy Debian's sysbench prepared.
-	const db, ybdb = "ybb_sysbench", "ybb_sysbench_ybload"
-	prep := map[string]sample{}
-	for _, p := range []struct{ tool, db string }{{"sysbench", db}, {"ybload", ybdb}} {
-		if err := fresh(p.db); err != nil {
-			return err
-		}
-		s, err := measure(cmd(p.tool, "oltp_read_write", p.db, "--threads=1", "prepare"), 0)
-		if err != nil {
-			return fmt.Errorf("%s prepare: %w", p.tool, err)
-		}
-		prep[p.tool] = s
-	}
-
 	threads, err := intList("sysbench-threads", *sbThreads)
 	if err != nil {
 		return err
 	}
+	places, err := sbPlacements(out)
+	if err != nil {
+		return err
+	}
+	n := sysbenchReps()
+	res, err := sbMeasure(env, places, threads, n)
+	if err != nil {
+		return err
+	}
+	one, err := sbQueriesPerTx(env)
+	if err != nil {
+		return err
+	}
+	writeSbHeader(out, env, strings.TrimSpace(string(ver)), preload, n, prep)
+	for _, pl := range places {
+		for _, th := range threads {
+			writeSbConfig(out, res, pl, th)
+		}
+	}
+	writeSbQueries(out, one)
+	return nil
+}
+
+// buildSbfloor builds the pgx floor of point selects, from this checkout,
+// for the sections that run it.
+func buildSbfloor() error {
+	if b, err := exec.Command("go", "build", "-o", *sbFloor, "./scripts/bench/sbfloor").CombinedOutput(); err != nil {
+		return fmt.Errorf("build sbfloor: %v\n%s", err, b)
+	}
+	return nil
+}
+
+// sbPreload is the server's shared_preload_libraries, which the report
+// names: a loaded pg_stat_statements costs every statement on the server.
+func sbPreload(ctx context.Context, env pgEnv) (string, error) {
+	pg := env.Postgres
+	admin, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", pg.User, pg.Password, pg.Host, pg.Port, pg.Database))
+	if err != nil {
+		return "", err
+	}
+	var preload string
+	admin.QueryRow(ctx, "SHOW shared_preload_libraries").Scan(&preload)
+	admin.Close(ctx)
+	return preload, nil
+}
+
+// sbPrepareCopies has each tool prepare its own copy of the tables, once,
+// timed for the report.
+func sbPrepareCopies(env pgEnv, fresh func(string) error) (map[string]sample, error) {
+	prep := map[string]sample{}
+	for _, p := range []struct{ tool, db string }{{"sysbench", sbDB}, {"ybload", sbYbloadDB}} {
+		if err := fresh(p.db); err != nil {
+			return nil, err
+		}
+		s, err := measure(sbCmd(env, p.tool, "oltp_read_write", p.db, "--threads=1", "prepare"), 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s prepare: %w", p.tool, err)
+		}
+		prep[p.tool] = s
+	}
+	return prep, nil
+}
+
+// sbPlacements are -sysbench-placements; apart is skipped, and the report
+// says so, on a machine with one CPU, where there is no second core to
+// keep the client on.
+func sbPlacements(out *strings.Builder) ([]string, error) {
 	places := strings.Split(*sbPlaces, ",")
 	for _, pl := range places {
 		if pl != "shared" && pl != "apart" {
-			return fmt.Errorf("-sysbench-placements: %q: want shared or apart", pl)
+			return nil, fmt.Errorf("-sysbench-placements: %q: want shared or apart", pl)
 		}
 	}
 	if runtime.NumCPU() < 2 && slices.Contains(places, "apart") {
 		fmt.Fprintf(out, "(placement apart skipped: %d CPU)\n\n", runtime.NumCPU())
 		places = slices.DeleteFunc(places, func(p string) bool { return p == "apart" })
 	}
-	n := sysbenchReps()
+	return places, nil
+}
 
-	floorURL := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", pg.User, pg.Host, pg.Port, db)
-	runs, startRuns := map[sbKey][]sbRun{}, map[sbKey][]sbRun{}
+// sbMeasure runs n repetitions of every placement and thread count. A
+// placement holds for all its thread counts in a repetition: the
+// postmaster is pinned once, before their clients connect.
+func sbMeasure(env pgEnv, places []string, threads []int, n int) (*sbResults, error) {
+	res := &sbResults{runs: map[sbKey][]sbRun{}, startRuns: map[sbKey][]sbRun{}}
 	for r := 0; r < n; r++ {
 		for _, pl := range places {
-			if err := inPlacement(pg.DataDir, pl, func(pin []string) error {
+			if err := inPlacement(env.Postgres.DataDir, pl, func(pin []string) error {
 				for _, th := range threads {
-					thr := strconv.Itoa(th)
-					floorArgs := func(time string, extra ...string) []string {
-						return append(append(pin, *sbFloor, "-url", floorURL, "-threads", thr, "-tables", strconv.Itoa(*sbTables),
-							"-table-size", strconv.Itoa(*sbRows), "-time", time), extra...)
+					if err := res.measureConfig(env, pin, pl, th, r); err != nil {
+						return err
 					}
-					start := map[string]time.Duration{}
-					for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
-						args := floorArgs("0", "-events", thr)
-						if tool != "pgx floor" {
-							args = append(pin, cmd(tool, "oltp_point_select", db, "--threads="+thr, "--events="+thr, "--time=0", "run")...)
-						}
-						x, err := run(args)
-						if err != nil {
-							return fmt.Errorf("%s start-up run (%s, %d threads): %w", tool, pl, th, err)
-						}
-						start[tool] = x.s.cpu
-						startRuns[sbKey{pl, th, "", tool}] = append(startRuns[sbKey{pl, th, "", tool}], x)
-					}
-					for _, wl := range sbWorkloads {
-						tools := []string{"sysbench", "ybload"}
-						if wl == "oltp_point_select" {
-							tools = append(tools, sbBlocking)
-						}
-						if r%2 == 1 {
-							slices.Reverse(tools)
-						}
-						for _, tool := range tools {
-							x, err := run(append(pin, cmd(tool, wl, db, "--threads="+thr, "--time="+strconv.Itoa(*sbTime), "run")...))
-							if err != nil {
-								return fmt.Errorf("%s %s (%s, %d threads): %w", tool, wl, pl, th, err)
-							}
-							x.start = start[tool]
-							k := sbKey{pl, th, wl, tool}
-							runs[k] = append(runs[k], x)
-							fmt.Fprintf(os.Stderr, "%s rep %d: %.0f tps, %.1f µs CPU/txn, %d ignored errors\n", k, r+1, x.f.tps, x.cpuPerTx(), x.f.errors)
-						}
-					}
-					x, err := run(floorArgs(strconv.Itoa(*sbTime)))
-					if err != nil {
-						return fmt.Errorf("sbfloor (%s, %d threads): %w", pl, th, err)
-					}
-					x.start = start["pgx floor"]
-					k := sbKey{pl, th, "oltp_point_select", "pgx floor"}
-					runs[k] = append(runs[k], x)
-					fmt.Fprintf(os.Stderr, "%s rep %d: %.0f tps, %.1f µs CPU/txn\n", k, r+1, x.f.tps, x.cpuPerTx())
 				}
 				return nil
 			}); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
+	return res, nil
+}
 
-	// Queries per transaction at one thread, a fixed number of events.
+// measureConfig runs repetition r of one placement (pin: its command
+// prefix) and thread count: each client's start-up run, the workloads with
+// the tools' order alternating, and then the pgx floor.
+func (res *sbResults) measureConfig(env pgEnv, pin []string, pl string, th, r int) error {
+	thr := strconv.Itoa(th)
+	start, err := res.measureStartUps(env, pin, pl, th)
+	if err != nil {
+		return err
+	}
+	for _, wl := range sbWorkloads {
+		tools := []string{"sysbench", "ybload"}
+		if wl == "oltp_point_select" {
+			tools = append(tools, sbBlocking)
+		}
+		for _, tool := range alternated(tools, r) {
+			x, err := sbMeasureRun(append(pin, sbCmd(env, tool, wl, sbDB, "--threads="+thr, "--time="+strconv.Itoa(*sbTime), "run")...))
+			if err != nil {
+				return fmt.Errorf("%s %s (%s, %d threads): %w", tool, wl, pl, th, err)
+			}
+			x.start = start[tool]
+			k := sbKey{pl, th, wl, tool}
+			res.runs[k] = append(res.runs[k], x)
+			fmt.Fprintf(os.Stderr, "%s rep %d: %.0f tps, %.1f µs CPU/txn, %d ignored errors\n", k, r+1, x.f.tps, x.cpuPerTx(), x.f.errors)
+		}
+	}
+	x, err := sbMeasureRun(sbFloorArgs(env, pin, thr, strconv.Itoa(*sbTime)))
+	if err != nil {
+		return fmt.Errorf("sbfloor (%s, %d threads): %w", pl, th, err)
+	}
+	x.start = start["pgx floor"]
+	k := sbKey{pl, th, "oltp_point_select", "pgx floor"}
+	res.runs[k] = append(res.runs[k], x)
+	fmt.Fprintf(os.Stderr, "%s rep %d: %.0f tps, %.1f µs CPU/txn\n", k, r+1, x.f.tps, x.cpuPerTx())
+	return nil
+}
+
+// measureStartUps runs each client for one transaction per thread in the
+// placement of the runs that follow: the CPU of its start-up and teardown,
+// by tool, which their CPU per transaction leaves out.
+func (res *sbResults) measureStartUps(env pgEnv, pin []string, pl string, th int) (map[string]time.Duration, error) {
+	thr := strconv.Itoa(th)
+	start := map[string]time.Duration{}
+	for _, tool := range sbTools {
+		args := sbFloorArgs(env, pin, thr, "0", "-events", thr)
+		if tool != "pgx floor" {
+			args = append(pin, sbCmd(env, tool, "oltp_point_select", sbDB, "--threads="+thr, "--events="+thr, "--time=0", "run")...)
+		}
+		x, err := sbMeasureRun(args)
+		if err != nil {
+			return nil, fmt.Errorf("%s start-up run (%s, %d threads): %w", tool, pl, th, err)
+		}
+		start[tool] = x.s.cpu
+		k := sbKey{pl, th, "", tool}
+		res.startRuns[k] = append(res.startRuns[k], x)
+	}
+	return start, nil
+}
+
+// sbQueriesPerTx runs each workload with each tool for -sysbench-events
+// transactions on one thread: what each tool's transactions are made of,
+// which must be the same.
+func sbQueriesPerTx(env pgEnv) (map[string]sbFigures, error) {
 	one := map[string]sbFigures{}
 	for _, wl := range sbWorkloads {
 		for _, tool := range []string{"sysbench", "ybload"} {
-			x, err := run(cmd(tool, wl, db, "--threads=1", "--events="+strconv.Itoa(*sbEvents), "--time=0", "run"))
+			x, err := sbMeasureRun(sbCmd(env, tool, wl, sbDB, "--threads=1", "--events="+strconv.Itoa(*sbEvents), "--time=0", "run"))
 			if err != nil {
-				return fmt.Errorf("%s %s (1 thread): %w", tool, wl, err)
+				return nil, fmt.Errorf("%s %s (1 thread): %w", tool, wl, err)
 			}
 			one[wl+" | "+tool] = x.f
 		}
 	}
-
-	fmt.Fprintf(out, "## sysbench: ybload sysbench --compat=1.0.20 beside %s\n\n", strings.TrimSpace(string(ver)))
-	fmt.Fprintf(out, "PostgreSQL %s (config %s); pg_stat_statements loaded on the server: %v (shared_preload_libraries = %q; the extension is not created in the benchmark's database). "+
-		"%d tables × %d rows, %s threads, %d s per run, --rand-type=uniform for both, %d repetitions, the tools' order alternating; client CPU = (user+sys of the client process − its start-up run's) / transactions; tps as each tool reports it. "+
-		"A goal is met when ybload's median meets it and the two tools' min–max ranges do not overlap (issue 15).\n\n",
-		pg.Version, pg.Config, strings.Contains(preload, "pg_stat_statements"), preload, *sbTables, *sbRows, *sbThreads, *sbTime, n)
-	fmt.Fprintf(out, "prepare (%d × %d rows, 1 thread): sysbench %.1f s wall, %.2f s CPU; ybload %.1f s wall, %.2f s CPU\n\n",
-		*sbTables, *sbRows, prep["sysbench"].wall.Seconds(), prep["sysbench"].cpu.Seconds(), prep["ybload"].wall.Seconds(), prep["ybload"].cpu.Seconds())
-	tps := func(x sbRun) float64 { return x.f.tps }
-	cpu := func(x sbRun) float64 { return x.cpuPerTx() }
-	for _, pl := range places {
-		for _, th := range threads {
-			fmt.Fprintf(out, "### %s, %d threads\n\nstart-up and teardown CPU (a run of one transaction per thread; median, spread):", placeName(pl), th)
-			for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
-				xs := startRuns[sbKey{pl, th, "", tool}]
-				fmt.Fprintf(out, " %s %.3f s (%s);", tool, medianOf(xs, startCPU), spreadOf(xs, startCPU))
-			}
-			fmt.Fprintf(out, "\n\n| workload | client | tps (median) | spread | client CPU µs/txn, start-up off (median) | spread | whole process's µs/txn (median) | r/w/o per txn (median run) | ignored errors per run |\n|---|---|---|---|---|---|---|---|---|\n")
-			for _, wl := range sbWorkloads {
-				for _, tool := range []string{"sysbench", "ybload", sbBlocking, "pgx floor"} {
-					xs := runs[sbKey{pl, th, wl, tool}]
-					if xs == nil {
-						continue
-					}
-					r, w, o := medianRun(xs, tps).f.perTx()
-					var errs []string
-					for _, x := range xs {
-						errs = append(errs, strconv.FormatInt(x.f.errors, 10))
-					}
-					fmt.Fprintf(out, "| %s | %s | %.0f | %s | %.2f | %s | %.2f | %.3f/%.3f/%.3f | %s |\n", wl, tool, medianOf(xs, tps), spreadOf(xs, tps),
-						medianOf(xs, cpu), spreadOf(xs, cpu), medianOf(xs, sbRun.rawCPUPerTx), r, w, o, strings.Join(errs, ", "))
-				}
-			}
-			fmt.Fprintln(out)
-			for _, wl := range sbWorkloads {
-				y, s := runs[sbKey{pl, th, wl, "ybload"}], runs[sbKey{pl, th, wl, "sysbench"}]
-				line := fmt.Sprintf("%s: tps %.3f× sysbench's (goal ≥ 1.0: %s); CPU/txn %.3f× (goal ≤ 0.9: %s)", wl,
-					medianOf(y, tps)/medianOf(s, tps), goal(y, s, tps, 1.0, true), medianOf(y, cpu)/medianOf(s, cpu), goal(y, s, cpu, 0.9, false))
-				if f := runs[sbKey{pl, th, wl, "pgx floor"}]; f != nil {
-					line += fmt.Sprintf("; CPU/txn %.3f× the pgx floor's (%.2f µs)", medianOf(y, cpu)/medianOf(f, cpu), medianOf(f, cpu))
-				}
-				yr, yw, yo := medianRun(y, tps).f.perTx()
-				sr, sw, so := medianRun(s, tps).f.perTx()
-				line += fmt.Sprintf("; queries/txn %.4f vs %.4f (%+.2f%%)", yr+yw+yo, sr+sw+so, 100*((yr+yw+yo)/(sr+sw+so)-1))
-				if b := runs[sbKey{pl, th, wl, sbBlocking}]; b != nil {
-					line += fmt.Sprintf("; blocking socket: tps %.3f× sysbench's (%s), CPU/txn %.3f× (%s), CPU/txn %.3f× ybload's on the poller",
-						medianOf(b, tps)/medianOf(s, tps), goal(b, s, tps, 1.0, true), medianOf(b, cpu)/medianOf(s, cpu), goal(b, s, cpu, 0.9, false),
-						medianOf(b, cpu)/medianOf(y, cpu))
-				}
-				fmt.Fprintln(out, line)
-			}
-			fmt.Fprintln(out)
-		}
-	}
-	fmt.Fprintf(out, "\n### Queries per transaction, --threads=1 --events=%d --time=0 (target: identical)\n\n| workload | sysbench r/w/o (errors) | ybload r/w/o (errors) | identical |\n|---|---|---|---|\n", *sbEvents)
-	for _, wl := range sbWorkloads {
-		s, y := one[wl+" | sysbench"], one[wl+" | ybload"]
-		same := s.events == y.events && s.read == y.read && s.write == y.write && s.other == y.other
-		fmt.Fprintf(out, "| %s | %d/%d/%d (%d) in %d txn | %d/%d/%d (%d) in %d txn | %v |\n", wl, s.read, s.write, s.other, s.errors, s.events,
-			y.read, y.write, y.other, y.errors, y.events, same)
-	}
-	fmt.Fprintln(out)
-	return nil
+	return one, nil
 }
 
-func startCPU(x sbRun) float64 { return x.s.cpu.Seconds() }
-
-func medianOf(xs []sbRun, f func(sbRun) float64) float64 { return f(medianRun(xs, f)) }
-
-// medianRun is the run with the median value of f (the upper one of two).
-func medianRun(xs []sbRun, f func(sbRun) float64) sbRun {
-	s := append([]sbRun(nil), xs...)
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && f(s[j]) < f(s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	return s[len(s)/2]
+// sbFloorURL is the pgx floor's URL for db; the password comes from
+// PGPASSWORD.
+func sbFloorURL(env pgEnv, db string) string {
+	pg := env.Postgres
+	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", pg.User, pg.Host, pg.Port, db)
 }
 
-func spreadOf(xs []sbRun, f func(sbRun) float64) string {
-	lo, hi := f(xs[0]), f(xs[0])
-	for _, x := range xs {
-		lo, hi = min(lo, f(x)), max(hi, f(x))
-	}
-	return fmt.Sprintf("%.4g–%.4g", lo, hi)
+// sbFloorArgs is the pgx floor's command line on the section's tables, with
+// thr threads for secs seconds, after the placement's prefix pin.
+func sbFloorArgs(env pgEnv, pin []string, thr, secs string, extra ...string) []string {
+	return append(append(pin, *sbFloor, "-url", sbFloorURL(env, sbDB), "-threads", thr, "-tables", strconv.Itoa(*sbTables),
+		"-table-size", strconv.Itoa(*sbRows), "-time", secs), extra...)
 }
 
 // sbCmd is the command line of one sysbench-compatible tool on db: Debian's
@@ -366,18 +312,6 @@ func sbPrepare(env pgEnv, fresh func(string) error, db string) error {
 	return nil
 }
 
-// sbKey names one configuration of the sysbench section.
-type sbKey struct {
-	place   string
-	threads int
-	wl      string
-	tool    string
-}
-
-func (k sbKey) String() string {
-	return fmt.Sprintf("%s %s (%s, %d threads)", k.wl, k.tool, k.place, k.threads)
-}
-
 // sysbenchReps is -sysbench-reps, or -reps when only that was given (a
 // short trial with -reps 1 stays short).
 func sysbenchReps() int {
@@ -387,13 +321,6 @@ func sysbenchReps() int {
 		return *reps
 	}
 	return *sbReps
-}
-
-func placeName(pl string) string {
-	if pl == "apart" {
-		return "apart: postmaster pinned to core 0 (taskset -a -cp), client on core 1"
-	}
-	return "shared: client and server on both cores"
 }
 
 // inPlacement runs f with the prefix that places a client: nothing when
@@ -413,46 +340,6 @@ func inPlacement(dataDir, pl string, f func(prefix []string) error) (err error) 
 		}
 	}()
 	return f([]string{"taskset", "-c", "1"})
-}
-
-// goal says whether ybload (y) meets a goal against sysbench (s).
-func goal(y, s []sbRun, f func(sbRun) float64, bound float64, atLeast bool) string {
-	return goalOf(valuesOf(y, f), valuesOf(s, f), bound, atLeast)
-}
-
-func valuesOf[T any](xs []T, f func(T) float64) []float64 {
-	v := make([]float64, len(xs))
-	for i, x := range xs {
-		v[i] = f(x)
-	}
-	return v
-}
-
-// goalOf is the issue's goal rule: the ratio of ybload's median (y) to the
-// peer's (p) on the right side of bound, and the two min–max ranges apart.
-func goalOf(y, p []float64, bound float64, atLeast bool) string {
-	ratio := medianValue(y) / medianValue(p)
-	overlap := slices.Min(y) <= slices.Max(p) && slices.Min(p) <= slices.Max(y)
-	ok := ratio <= bound
-	if atLeast {
-		ok = ratio >= bound
-	}
-	switch {
-	case ok && !overlap:
-		return "met"
-	case ok:
-		return "median meets it, ranges overlap"
-	case overlap:
-		return "not met, ranges overlap"
-	}
-	return "not met, ranges apart"
-}
-
-// medianValue is the median of v (the upper one of two), as median's.
-func medianValue(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 // intList parses a flag's comma list of positive integers.

@@ -70,6 +70,36 @@ func ycqlSection(ctx context.Context, out *strings.Builder) error {
 	// The shared test node keeps no benchmark data (the KV runs write
 	// millions of keys).
 	defer s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec()
+	yb, err := newYCQLBench(c.Hosts, c.Port, ks)
+	if err != nil {
+		return err
+	}
+	loads, err := yb.measureLoads()
+	if err != nil {
+		return err
+	}
+	runs, err := yb.measureRuns()
+	if err != nil {
+		return err
+	}
+	kvs, err := measureKVWrites(ks, hostPorts(c.Hosts, c.Port))
+	if err != nil {
+		return err
+	}
+	sec := &strings.Builder{}
+	yb.write(sec, c.Version, loads, runs, kvs)
+	out.WriteString(sec.String())
+	return os.WriteFile(filepath.Join(*workdir, "ycql-bench.md"), []byte(sec.String()), 0o644)
+}
+
+// ycqlBench is what the YCSB runs over YCQL share: the one property file
+// both tools read, and the counts every run is given.
+type ycqlBench struct {
+	props, rec, thr, opc string
+}
+
+// newYCQLBench writes the property file for keyspace ks on hosts.
+func newYCQLBench(hosts []string, port int, ks string) (*ycqlBench, error) {
 	props := filepath.Join(*workdir, "ycql.properties")
 	content := fmt.Sprintf(`# One property file for both clients.
 # ybload (yugabyteCQL binding)
@@ -84,50 +114,54 @@ cassandra.cluster=%[3]s
 cassandra.connections=2
 # both
 cassandra.keyspace=%[4]s
-`, strings.Join(c.Hosts, ","), c.Port, hostPorts(c.Hosts, c.Port), ks)
+`, strings.Join(hosts, ","), port, hostPorts(hosts, port), ks)
 	if err := os.WriteFile(props, []byte(content), 0o644); err != nil {
-		return err
+		return nil, err
 	}
-	wl := func(name string) string {
-		p := filepath.Join(*workdir, name)
-		src, _ := os.ReadFile(filepath.Join("bench/ycsb/workloads", name))
-		os.WriteFile(p, src, 0o644)
-		return p
-	}
-	rec := "recordcount=" + strconv.Itoa(*ycqlRecords)
-	thr := "threadcount=" + strconv.Itoa(*ycqlThreads)
-	opc := "operationcount=" + strconv.Itoa(*ycqlOps)
-	gy := func(args ...string) []string {
-		return append(append([]string{*goycsb}, args...), "-p", "workload=core", "-p", "table=usertable_goycsb")
-	}
+	return &ycqlBench{props: props, rec: "recordcount=" + strconv.Itoa(*ycqlRecords),
+		thr: "threadcount=" + strconv.Itoa(*ycqlThreads), opc: "operationcount=" + strconv.Itoa(*ycqlOps)}, nil
+}
 
-	// Load both tables (once; the run phases leave them as they are).
+// goycsbCQL is a go-ycsb command line on its own table, which it names
+// and creates unlike ybload's.
+func goycsbCQL(args ...string) []string {
+	return append(append([]string{*goycsb}, args...), "-p", "workload=core", "-p", "table=usertable_goycsb")
+}
+
+// measureLoads loads both tables, once: the run phases leave them as they
+// are.
+func (y *ycqlBench) measureLoads() (map[string]sample, error) {
 	loads := map[string]sample{}
 	for _, v := range []struct {
 		name string
 		args []string
 	}{
-		{"ybload load ycql", []string{*ybload, "load", "ycql", "-P", wl("workloada"), "-P", props, "-p", rec, "-p", thr, "-p", "ycql.createtable=true", "-p", "ycql.droptable=true"}},
-		{"go-ycsb load cassandra", gy("load", "cassandra", "-P", wl("workloada"), "-P", props, "-p", rec, "-p", thr, "-p", "dropdata=true")},
+		{"ybload load ycql", []string{*ybload, "load", "ycql", "-P", workloadFile("workloada"), "-P", y.props, "-p", y.rec, "-p", y.thr, "-p", "ycql.createtable=true", "-p", "ycql.droptable=true"}},
+		{"go-ycsb load cassandra", goycsbCQL("load", "cassandra", "-P", workloadFile("workloada"), "-P", y.props, "-p", y.rec, "-p", y.thr, "-p", "dropdata=true")},
 	} {
 		smp, err := measure(v.args, int64(*ycqlRecords))
 		if err != nil {
-			return fmt.Errorf("%s: %w", v.name, err)
+			return nil, fmt.Errorf("%s: %w", v.name, err)
 		}
 		loads[v.name] = smp
 	}
+	return loads, nil
+}
 
+// measureRuns runs workloads C and A with both tools, by "workload |
+// client".
+func (y *ycqlBench) measureRuns() (map[string][]sample, error) {
 	runs := map[string][]sample{}
 	for r := 0; r < *reps; r++ {
 		for _, w := range []string{"workloadc", "workloada"} {
 			for _, tool := range []string{"ybload", "go-ycsb"} {
-				args := []string{*ybload, "run", "ycql", "-P", wl(w), "-P", props, "-p", rec, "-p", opc, "-p", thr}
+				args := []string{*ybload, "run", "ycql", "-P", workloadFile(w), "-P", y.props, "-p", y.rec, "-p", y.opc, "-p", y.thr}
 				if tool == "go-ycsb" {
-					args = gy("run", "cassandra", "-P", wl(w), "-P", props, "-p", rec, "-p", opc, "-p", thr)
+					args = goycsbCQL("run", "cassandra", "-P", workloadFile(w), "-P", y.props, "-p", y.rec, "-p", y.opc, "-p", y.thr)
 				}
 				smp, err := measure(args, int64(*ycqlOps))
 				if err != nil {
-					return fmt.Errorf("%s %s: %w", tool, w, err)
+					return nil, fmt.Errorf("%s %s: %w", tool, w, err)
 				}
 				key := w + " | " + tool
 				runs[key] = append(runs[key], smp)
@@ -135,50 +169,59 @@ cassandra.keyspace=%[4]s
 			}
 		}
 	}
+	return runs, nil
+}
 
-	// KV write-heavy (seed 004's first command) at 64 and 256 writers, for
-	// --ycql-kv-time seconds each, threads started together.
+// measureKVWrites runs the KV write-heavy phase (seed 004's first command)
+// at 64 and 256 writers, for --ycql-kv-time seconds each, threads started
+// together.
+func measureKVWrites(ks, nodes string) (map[int][]kvSample, error) {
 	kvs := map[int][]kvSample{}
 	for r := 0; r < *reps; r++ {
 		for _, writers := range []int{64, 256} {
-			k, err := kvRun(ks, hostPorts(c.Hosts, c.Port), writers)
+			k, err := kvRun(ks, nodes, writers)
 			if err != nil {
-				return fmt.Errorf("kv %d writers: %w", writers, err)
+				return nil, fmt.Errorf("kv %d writers: %w", writers, err)
 			}
 			kvs[writers] = append(kvs[writers], k)
 			fmt.Fprintf(os.Stderr, "kv write-heavy %d writers rep %d: %.0f keys/s, %.1f µs CPU/key\n", writers, r+1, k.keysPerSec, k.cpuPerKey)
 		}
 	}
+	return kvs, nil
+}
 
-	sec := &strings.Builder{}
-	fmt.Fprintf(sec, "## YCQL: ybload beside go-ycsb v1.0.3 (cassandra binding) on Cassandra %s\n\n", c.Version)
+// write prints the section: its conditions and drivers, the loads, the run
+// phases with ybload's ratios, and the KV write-heavy runs.
+func (y *ycqlBench) write(sec *strings.Builder, version string, loads map[string]sample, runs map[string][]sample, kvs map[int][]kvSample) {
+	fmt.Fprintf(sec, "## YCQL: ybload beside go-ycsb v1.0.3 (cassandra binding) on Cassandra %s\n\n", version)
 	fmt.Fprintf(sec, "One node on this machine, keyspace RF=1; %d records, %d operations per run, %d threads, %d repetitions alternated; one property file (%s), QUORUM for both; client CPU = user+sys of the client process; ops/s over the client's whole wall time.\n\n",
-		*ycqlRecords, *ycqlOps, *ycqlThreads, *reps, props)
+		*ycqlRecords, *ycqlOps, *ycqlThreads, *reps, y.props)
 	fmt.Fprintf(sec, "Drivers: ybload %s; go-ycsb %s.\n\n", moduleOf(*ybload, "github.com/gocql/gocql"), moduleOf(*goycsb, "github.com/gocql/gocql"))
 	fmt.Fprintf(sec, "| load | records/s | client CPU µs/record |\n|---|---|---|\n")
 	for _, k := range sortedKeys(loads) {
 		fmt.Fprintf(sec, "| %s | %.0f | %.1f |\n", k, rate(loads[k]), cpuPerOp(loads[k]))
 	}
-	fmt.Fprintf(sec, "\n| workload | client | ops/s (median) | spread | client CPU µs/op (median) | spread |\n|---|---|---|---|---|---|\n")
-	for _, k := range sortedKeys(runs) {
-		s := runs[k]
-		fmt.Fprintf(sec, "| %s | %.0f | %s | %.1f | %s |\n", k, median(s, rate), spread(s, rate), median(s, cpuPerOp), spread(s, cpuPerOp))
-	}
+	fmt.Fprintln(sec)
+	writeRunTable(sec, runs)
 	for _, w := range []string{"workloada", "workloadc"} {
-		y, g := runs[w+" | ybload"], runs[w+" | go-ycsb"]
+		yb, g := runs[w+" | ybload"], runs[w+" | go-ycsb"]
 		fmt.Fprintf(sec, "\n%s: ybload CPU/op = %.2f× go-ycsb's (target ≤ 0.8); throughput %.2f× go-ycsb's\n",
-			w, median(y, cpuPerOp)/median(g, cpuPerOp), median(y, rate)/median(g, rate))
+			w, median(yb, cpuPerOp)/median(g, cpuPerOp), median(yb, rate)/median(g, rate))
 	}
+	writeKVWrites(sec, kvs)
+}
+
+// writeKVWrites prints the KV write-heavy runs' table.
+func writeKVWrites(sec *strings.Builder, kvs map[int][]kvSample) {
+	keys := func(x kvSample) float64 { return x.keysPerSec }
+	cpu := func(x kvSample) float64 { return x.cpuPerKey }
 	fmt.Fprintf(sec, "\n### KV write-heavy (CassandraKeyValue, --nouuid --value_size 256, %d s per run, no thread stagger)\n\n| writers | keys/s (median) | spread | client CPU µs/key (median) | spread | p99 ms (median) |\n|---|---|---|---|---|---|\n", *ycqlKVTime)
 	for _, wr := range []int{64, 256} {
 		k := kvs[wr]
-		fmt.Fprintf(sec, "| %d | %.0f | %s | %.1f | %s | %.1f |\n", wr, kvMedian(k, func(x kvSample) float64 { return x.keysPerSec }),
-			kvSpread(k, func(x kvSample) float64 { return x.keysPerSec }), kvMedian(k, func(x kvSample) float64 { return x.cpuPerKey }),
-			kvSpread(k, func(x kvSample) float64 { return x.cpuPerKey }), kvMedian(k, func(x kvSample) float64 { return x.p99ms }))
+		fmt.Fprintf(sec, "| %d | %.0f | %s | %.1f | %s | %.1f |\n", wr, kvMedian(k, keys), kvSpread(k, keys), kvMedian(k, cpu), kvSpread(k, cpu),
+			kvMedian(k, func(x kvSample) float64 { return x.p99ms }))
 	}
 	fmt.Fprintln(sec)
-	out.WriteString(sec.String())
-	return os.WriteFile(filepath.Join(*workdir, "ycql-bench.md"), []byte(sec.String()), 0o644)
 }
 
 func hostPorts(hosts []string, port int) string {

@@ -1,0 +1,164 @@
+package collect
+
+// How a workload's figures are read from its agents' files: each
+// repetition's phases merged, and the workload's own figures those of its
+// only repetition or of its median one.
+
+import (
+	"fmt"
+
+	"github.com/ybbench/ybbench/profiles"
+	"github.com/ybbench/ybbench/record/repetition"
+)
+
+// workloadRead is one workload as its files say it: its result, how many
+// of its phases have records, and what could not be read.
+type workloadRead struct {
+	result   WorkloadResult
+	measured int
+	errs     []error
+	// files are the record files of the phases that have them, for the
+	// note on how the load was spread.
+	files []workloadFiles
+}
+
+// measureWorkload reads workload w of a run of the given repetitions (0
+// or 1: none), with its published row of baseline; the ybload and driver
+// versions its agents recorded go into versions.
+func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *BaselineResult, fig figures, versions map[string]string) workloadRead {
+	out := workloadRead{result: WorkloadResult{Name: w.Name, Phases: []PhaseResult{}}}
+	wr := &out.result
+	if baseline != nil {
+		wr.Published = baseline.Row(w.Name)
+	}
+	if wr.Published != nil {
+		if v, err := wr.Published.LittlesLaw(baseline.Threads); err == nil {
+			wr.PublishedLittlesLaw = &LittlesLaw{Threads: wr.Published.ThreadsOf(baseline.Threads), Value: v,
+				Tolerance: profiles.LittlesLawTolerance, Within: within(v, profiles.LittlesLawTolerance)}
+		}
+	}
+	if repetitions <= 1 {
+		m := measureRepetition(runDir, w, 0, wr.Published, fig, versions)
+		wr.DDL = m.ddl
+		wr.takeFigures(&m.rep)
+		out.files = m.files
+		out.add(&m)
+	} else {
+		for k := 1; k <= repetitions; k++ {
+			m := measureRepetition(runDir, w, k, wr.Published, fig, versions)
+			if m.ddl != "" && wr.DDL == "" {
+				wr.DDL = m.ddl
+			}
+			if k == 1 {
+				// Every repetition spreads the load alike: the note
+				// names the first's agents.
+				out.files = m.files
+			}
+			wr.Repetitions = append(wr.Repetitions, m.rep)
+			out.add(&m)
+		}
+		med := wr.Repetitions[medianRepetition(wr.Repetitions)]
+		wr.MedianRepetition = med.Index
+		wr.takeFigures(&med)
+		wr.Spread = spreadsOf(wr.Repetitions)
+	}
+	if p := MeasuredPhaseOf(wr.Phases); p != nil {
+		wr.ThroughputBasis = fig.basis
+		_, wr.SanityText = fig.sanity(p)
+		if wr.Sanity > 0 {
+			in := within(wr.Sanity, profiles.LittlesLawTolerance)
+			wr.SanityTolerance, wr.SanityWithin = profiles.LittlesLawTolerance, &in
+		}
+	}
+	return out
+}
+
+// add counts a repetition's measured phases and errors into the
+// workload's.
+func (w *workloadRead) add(m *repetitionRead) {
+	w.measured += m.measured
+	w.errs = append(w.errs, m.errs...)
+}
+
+// takeFigures makes a repetition's figures the workload's own.
+func (w *WorkloadResult) takeFigures(r *Repetition) {
+	w.Phases, w.Throughput, w.Comparisons, w.Sanity, w.CPU, w.Problems =
+		r.Phases, r.Throughput, r.Comparisons, r.Sanity, r.CPU, r.Problems
+}
+
+// repetitionRead is one repetition of a workload as its files say it: its
+// figures, the DDL its agents ran, how many of its phases have records,
+// and what could not be read.
+type repetitionRead struct {
+	rep      Repetition
+	ddl      string
+	measured int
+	errs     []error
+	// files are the record files of each phase that has them, for the
+	// note on how the load was spread.
+	files []workloadFiles
+}
+
+// measureRepetition reads repetition k of a workload (k = 0: the run has
+// no repetitions, and its files carry no repetition in their names): each
+// phase's agents' records merged, and the measured phase's figures.
+func measureRepetition(runDir string, w SetupWorkload, k int, published *profiles.BaselineRow, fig figures, versions map[string]string) repetitionRead {
+	stem := repetition.Stem(w.Name, k)
+	name := w.Name
+	if k > 0 {
+		name = w.Name + " " + repetition.Tag(k)
+	}
+	var out repetitionRead
+	rep := &out.rep
+	rep.Index, rep.Phases = k, []PhaseResult{}
+	cpu, err := cpuOf(runDir, stem)
+	if err != nil {
+		out.errs = append(out.errs, fmt.Errorf("%s: the db hosts' CPU: %w", name, err))
+	}
+	rep.CPU = cpu
+	for _, ph := range w.Phases {
+		ddl, err := ddlOf(runDir, stem, ph.Name)
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+		if ddl != "" && out.ddl == "" {
+			out.ddl = ddl
+		}
+		if !ph.Records {
+			continue
+		}
+		files, err := agentFiles(runDir, stem, ph.Name)
+		if err != nil {
+			out.errs = append(out.errs, err)
+			rep.Problems = append(rep.Problems, err.Error())
+			continue
+		}
+		if len(files) == 0 {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("no agent records for %s %s: not run, or nothing measured", name, ph.Name))
+			continue
+		}
+		out.measured++
+		out.files = append(out.files, workloadFiles{w.Name, ph.Name, files})
+		merged, err := Merge(files)
+		if err != nil {
+			out.errs = append(out.errs, err)
+			continue
+		}
+		pr := PhaseResultOf(merged)
+		for _, f := range files {
+			if v := f.File.Meta.Settings["ybload.version"]; v != "" {
+				versions["ybload"] = v
+			}
+			if v := f.File.Meta.Settings["ysql.driver"]; v != "" {
+				versions["driver"] = v
+			}
+		}
+		rep.Phases = append(rep.Phases, pr)
+		if ph.Name == MeasuredPhase {
+			rep.Throughput = fig.throughput(&pr)
+			rep.Comparisons = Compare(published, &pr, rep.Throughput, rep.CPU)
+			rep.Sanity, _ = fig.sanity(&pr)
+		}
+	}
+	return out
+}
