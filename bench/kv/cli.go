@@ -6,9 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gocql/gocql"
@@ -50,17 +47,42 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	return exitcode.Of(err)
 }
 
+// run is one `ybload kv` run: the flags, the schema, then the measured
+// workload, unless --skip_workload stops after the schema.
 func run(ctx context.Context, args []string, env *Env) error {
 	processStart := time.Now()
 	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	o, cfg, err := configure(args, env, log)
+	if err != nil {
+		return err
+	}
+	server, ddl, err := setUpSchema(ctx, o, cfg)
+	if err != nil {
+		return err
+	}
+	if o.SkipWorkload {
+		log.Info("--skip_workload: not running the workload")
+		return nil
+	}
+	sess, err := ycql.Open(ctx, cfg, server)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
+	defer sess.Close()
+	return runWorkload(ctx, o, sess, ddl, env, log, processStart)
+}
+
+// configure reads the flags and the session configuration they give, both
+// checked before anything is connected, and picks the key prefix.
+func configure(args []string, env *Env, log *slog.Logger) (*Options, *ycql.Config, error) {
 	o, err := ParseArgs(args, env.Getenv)
 	if err != nil {
-		return exitcode.Wrap(exitcode.Config, err)
+		return nil, nil, exitcode.Wrap(exitcode.Config, err)
 	}
 	cfg := o.CQLConfig()
 	cfg.Logger = log
 	if err := cfg.Validate(); err != nil {
-		return exitcode.Wrap(exitcode.Config, err)
+		return nil, nil, exitcode.Wrap(exitcode.Config, err)
 	}
 	log.Info("Starting sample app...", "workload", o.Workload, "ybload", env.Version)
 	for _, w := range o.NoEffect {
@@ -69,31 +91,20 @@ func run(ctx context.Context, args []string, env *Env) error {
 	if o.UUID == "" {
 		u, err := gocql.RandomUUID()
 		if err != nil {
-			return fmt.Errorf("key prefix: %w", err)
+			return nil, nil, fmt.Errorf("key prefix: %w", err)
 		}
 		o.UUID = u.String()
 	}
-	admin, err := ycql.Probe(ctx, cfg)
-	if err != nil {
-		return exitcode.Wrap(exitcode.Workload, err)
-	}
-	ddl, err := prepareSchema(ctx, o, admin)
-	admin.Close()
-	if err != nil {
-		return exitcode.Wrap(exitcode.Workload, err)
-	}
-	if o.SkipWorkload {
-		log.Info("--skip_workload: not running the workload")
-		return nil
-	}
-	sess, err := ycql.Open(ctx, cfg, admin.Server)
-	if err != nil {
-		return exitcode.Wrap(exitcode.Workload, err)
-	}
-	defer sess.Close()
+	return o, cfg, nil
+}
 
+// runWorkload runs the measured workload on sess, after the pure-read
+// setup when there are no writers, and reports it: the metrics lines, the
+// records and summary if asked, the checks at the end.
+func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []string, env *Env, log *slog.Logger, processStart time.Time) error {
 	var initialRows int64 = -1
 	if o.RowCountCheck {
+		var err error
 		if initialRows, err = countRows(ctx, sess.S, o.Table); err != nil {
 			return exitcode.Wrap(exitcode.Workload, err)
 		}
@@ -105,35 +116,20 @@ func run(ctx context.Context, args []string, env *Env) error {
 	}
 	var setupKeys int64
 	if !o.ReadOnly && o.Writers == 0 {
+		var err error
 		if setupKeys, err = pureReadSetup(ctx, o, sess, keys, log, env.Abort); err != nil {
 			return err
 		}
 	}
-
 	wl := NewWorkload(o, sess.S, keys, log, o.Workload, o.Writers, o.Readers, o.Part.NumWrites, o.Part.NumReads, o.Stagger)
 	wl.newRetry = sess.StatementRetry
 	settings := settingsOf(o, sess, ddl, env.Version)
 	counters := func() map[string]int64 { return countersOf(wl, keys, sess, setupKeys) }
-	ec := bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Interval: bench.DefaultInterval, Abort: env.Abort,
-		Seed: o.Seed, Logger: log}
-	ec.Sinks = append(ec.Sinks, NewMetricsSink(env.Stdout, wl, keys, processStart, o.MetricsInterval))
-	if o.Records != "" {
-		f, err := os.OpenFile(o.Records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-		if err != nil {
-			return exitcode.Errorf(exitcode.Config, "--ybload_records: %v", err)
-		}
-		defer f.Close()
-		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: o.Agent, Workload: "kv", Phase: o.Workload, Settings: settings})
-		rs.Counters = counters
-		ec.Sinks = append(ec.Sinks, rs)
+	ec, closeOutputs, err := engineConfig(o, env, log, wl, keys, processStart, settings, counters)
+	if err != nil {
+		return err
 	}
-	if o.CPUProfile != "" {
-		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
-		if err != nil {
-			return exitcode.Errorf(exitcode.Config, "--ybload_cpuprofile: %v", err)
-		}
-		defer stop()
-	}
+	defer closeOutputs()
 	// Agents on several clients start the measured workload together at the
 	// instant the orchestrator chose: connected and set up first, so that
 	// neither is part of the race.
@@ -149,6 +145,61 @@ func run(ctx context.Context, args []string, env *Env) error {
 		return exitcode.Wrap(exitcode.Config, err)
 	}
 	c := wl.Snapshot()
+	checkAtEnd(ctx, o, sess, c, initialRows, log)
+	if o.Summary != "" {
+		if err := writeSummary(o.Summary, summaryOf(res, settings, counters(), o.Workload)); err != nil {
+			return fmt.Errorf("write the JSON summary: %w", err)
+		}
+	}
+	log.Info("The sample app has finished", "stop", res.Stop, "reads", c.ReadOps, "keys_written", c.WriteOps,
+		"verify_failures", c.VerifyFailed, "exceptions", c.Exceptions)
+	if res.Err != nil {
+		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
+	}
+	return nil
+}
+
+// engineConfig is the engine's configuration for the measured workload,
+// with its outputs: the metrics line always, the records and the CPU
+// profile when asked. closeOutputs ends the files after the run's summary
+// is written; on an error nothing is left open.
+func engineConfig(o *Options, env *Env, log *slog.Logger, wl *Workload, keys *KeyGen, processStart time.Time,
+	settings map[string]string, counters func() map[string]int64) (ec bench.Config, closeOutputs func(), err error) {
+	ec = bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Interval: bench.DefaultInterval, Abort: env.Abort,
+		Seed: o.Seed, Logger: log}
+	ec.Sinks = append(ec.Sinks, NewMetricsSink(env.Stdout, wl, keys, processStart, o.MetricsInterval))
+	var closers []func()
+	closeOutputs = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	if o.Records != "" {
+		f, err := os.OpenFile(o.Records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+		if err != nil {
+			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload_records: %v", err)
+		}
+		closers = append(closers, func() { f.Close() })
+		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: o.Agent, Workload: "kv", Phase: o.Workload, Settings: settings})
+		rs.Counters = counters
+		ec.Sinks = append(ec.Sinks, rs)
+	}
+	if o.CPUProfile != "" {
+		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
+		if err != nil {
+			closeOutputs()
+			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload_cpuprofile: %v", err)
+		}
+		closers = append(closers, stop)
+	}
+	return ec, closeOutputs, nil
+}
+
+// checkAtEnd logs the checks asked for at the end of the run: the table's
+// rows against the keys written (--ybload_row_count_check), and the
+// reference's sanity check. They log, as in the reference, and change no
+// exit code.
+func checkAtEnd(ctx context.Context, o *Options, sess *ycql.Session, c Counts, initialRows int64, log *slog.Logger) {
 	if o.RowCountCheck && o.NumWrites >= 0 {
 		n, err := countRows(ctx, sess.S, o.Table)
 		switch {
@@ -168,50 +219,6 @@ func run(ctx context.Context, args []string, env *Env) error {
 			log.Error("Hit failures during workload.")
 		}
 	}
-	if o.Summary != "" {
-		if err := writeSummary(o.Summary, summaryOf(res, settings, counters(), o.Workload)); err != nil {
-			return fmt.Errorf("write the JSON summary: %w", err)
-		}
-	}
-	log.Info("The sample app has finished", "stop", res.Stop, "reads", c.ReadOps, "keys_written", c.WriteOps,
-		"verify_failures", c.VerifyFailed, "exceptions", c.Exceptions)
-	if res.Err != nil {
-		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
-	}
-	return nil
-}
-
-// prepareSchema runs the reference's DDL through the admin session, in its
-// order: keyspace, the table dropped if asked, the table.
-func prepareSchema(ctx context.Context, o *Options, a *ycql.Admin) ([]string, error) {
-	var ddl []string
-	exec := func(stmt string) error {
-		ddl = append(ddl, stmt)
-		if err := a.S.Query(stmt).WithContext(ctx).Consistency(gocql.One).Exec(); err != nil {
-			return fmt.Errorf("%s: %w", strings.TrimSuffix(stmt, ";"), err)
-		}
-		return nil
-	}
-	if !o.SkipDDL {
-		rf := o.ReplicationFactor
-		if rf == 0 {
-			rf = ycql.DefaultReplicationFactor(a.Server.Nodes)
-		}
-		if err := exec(KeyspaceCQL(o.Keyspace, rf)); err != nil {
-			return ddl, err
-		}
-	}
-	if o.DropTable != "" {
-		if err := exec("DROP TABLE IF EXISTS " + o.Keyspace + "." + o.DropTable + ";"); err != nil {
-			return ddl, err
-		}
-	}
-	if !o.SkipDDL && !o.SkipWorkload {
-		if err := exec(strings.Replace(TableCQL(o.Table, o.TableTTL), "EXISTS "+o.Table, "EXISTS "+o.Keyspace+"."+o.Table, 1)); err != nil {
-			return ddl, err
-		}
-	}
-	return ddl, nil
 }
 
 // pureReadSetup is the reference's setup for runs without writers: 100,000
@@ -235,72 +242,4 @@ func pureReadSetup(ctx context.Context, o *Options, sess *ycql.Session, keys *Ke
 	c := wl.Snapshot()
 	log.Info("Setup step for pure reads done.", "keys", c.WriteOps, "max_written_key", keys.MaxWritten())
 	return c.WriteOps, ctx.Err()
-}
-
-func countRows(ctx context.Context, s *gocql.Session, table string) (int64, error) {
-	var n int64
-	err := s.Query("SELECT COUNT(*) FROM " + table).WithContext(ctx).Consistency(gocql.One).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count the rows of %s: %w", table, err)
-	}
-	return n, nil
-}
-
-func countersOf(wl *Workload, keys *KeyGen, sess *ycql.Session, setupKeys int64) map[string]int64 {
-	c := wl.Snapshot()
-	m := map[string]int64{
-		"reads": c.ReadOps, "keys_written": c.WriteOps, "write_batches": c.Batches,
-		"read_verify_failures": c.VerifyFailed, "read_row_count_mismatches": c.RowCount,
-		"exceptions": c.Exceptions, "failed_threads": c.FailedThreads,
-		"max_written_key": keys.MaxWritten(), "max_generated_key": keys.MaxGenerated(), "failed_keys": keys.Failed(),
-		"setup_keys": setupKeys,
-	}
-	for k, v := range sess.Stats() {
-		m[k] = v
-	}
-	return m
-}
-
-func settingsOf(o *Options, sess *ycql.Session, ddl []string, version string) map[string]string {
-	s := sess.Settings()
-	s["ybload.version"] = version
-	s["kv.workload"] = o.Workload
-	s["kv.read_consistency"] = "QUORUM"
-	if o.LocalReads {
-		s["kv.read_consistency"] = "ONE (--local_reads)"
-	}
-	s["kv.write_consistency"] = "QUORUM"
-	s["kv.key_prefix"] = o.UUID
-	s["kv.table"] = o.Keyspace + "." + o.Table
-	s["kv.ddl"] = strings.Join(ddl, " ")
-	s["kv.value_size"] = strconv.Itoa(o.ValueSize)
-	s["kv.batch_size"] = strconv.Itoa(o.BatchSize)
-	s["kv.threads_read"] = strconv.Itoa(o.Readers)
-	s["kv.threads_write"] = strconv.Itoa(o.Writers)
-	s["kv.num_reads"] = strconv.FormatInt(o.NumReads, 10)
-	s["kv.num_writes"] = strconv.FormatInt(o.NumWrites, 10)
-	s["kv.num_unique_keys"] = strconv.FormatInt(o.UniqueKeys, 10)
-	s["kv.run_time"] = o.RunTime.String()
-	s["kv.thread_stagger"] = o.Stagger.String()
-	s["kv.seed"] = strconv.FormatUint(o.Seed, 10)
-	if p := o.Part; p.Split() {
-		// A deviation from yb-sample-apps, which has one process per run:
-		// said in the records whenever it is on.
-		s["kv.agent"] = strconv.Itoa(p.Index) + " of " + strconv.Itoa(p.Count)
-		s["kv.agent_keys"] = strconv.FormatInt(p.KeyStart, 10) + "-" + strconv.FormatInt(p.KeyStart+p.Keys-1, 10)
-		s["kv.agent_num_writes"] = strconv.FormatInt(p.NumWrites, 10)
-		s["kv.agent_num_reads"] = strconv.FormatInt(p.NumReads, 10)
-		s["kv.agent_setup_keys"] = strconv.FormatInt(p.SetupKeys, 10)
-	}
-	keys := make([]string, 0, len(o.Set))
-	for k := range o.Set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var flags []string
-	for _, k := range keys {
-		flags = append(flags, "--"+k+" "+o.Set[k])
-	}
-	s["kv.flags"] = strings.Join(flags, " ")
-	return s
 }

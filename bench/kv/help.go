@@ -35,7 +35,7 @@ func helpRequest(args []string) (workload string, asked bool) {
 			continue
 		}
 		name, _, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if kind, ok := flags[name]; ok && kind == kindValue && !hasVal && i+1 < len(args) {
+		if d, ok := flagsByName[name]; ok && d.kind == kindValue && !hasVal && i+1 < len(args) {
 			if name == "workload" && workload == "" {
 				workload = args[i+1]
 			}
@@ -91,10 +91,22 @@ func writeFlags(b *strings.Builder, title string, g flagGroup, batch bool) {
 		if d.arg != "" {
 			flag += " " + d.arg
 		}
-		help := d.help
-		if d.def != "" {
-			help += " [" + d.def + "]"
-		}
-		fmt.Fprintf(b, "  %-36s %s\n", flag, help)
+		fmt.Fprintf(b, "  %-36s %s\n", flag, d.helpText())
 	}
+}
+
+// helpText is a flag's help line after its name: what it does, whether it
+// is required, and its default.
+func (d *flagDef) helpText() string {
+	help := d.help
+	if d.required != "" {
+		help += " (required)"
+	}
+	switch {
+	case d.def != "":
+		help += " [" + d.def + "]"
+	case d.defNote != "":
+		help += " [" + d.defNote + "]"
+	}
+	return help
 }
