@@ -110,19 +110,12 @@ func run(ctx context.Context, args []string, env *Env) error {
 	return runWorkload(ctx, o, env, log, seed, srv, settings, tool)
 }
 
+// runWorkload is the run command: the tables checked, the header, the
+// threads connected, the measured run at the start time, and sysbench's
+// report of it.
 func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, seed uint64, srv ServerInfo, settings map[string]string, tool string) error {
-	eps := endpoints(o)
-	missing, err := missingTables(ctx, eps[0], o.Tables)
-	if err != nil {
-		return exitcode.Wrap(exitcode.Workload, err)
-	}
-	if len(missing) > 0 {
-		names := make([]string, len(missing))
-		for i, n := range missing {
-			names[i] = "sbtest" + strconv.FormatInt(n, 10)
-		}
-		return exitcode.Errorf(exitcode.Workload, "%s: table %s does not exist in database %s on %s: run `ybload sysbench %s … prepare` first (with the same --tables)",
-			o.Workload, strings.Join(names, ", "), o.DB, eps[0], o.Workload)
+	if err := requireTables(ctx, o); err != nil {
+		return err
 	}
 	h := &Header{Tool: tool, Mode: o.Mode, Threads: o.Threads, Warmup: o.Warmup, Rate: o.Rate, ReportInterval: o.ReportInterval, Endless: o.Events == 0 && o.Time == 0,
 		Seed: o.RandSeed, Hosts: o.Hosts, Debug: o.Debug, Validate: o.Validate}
@@ -139,8 +132,56 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 		return exitcode.Wrap(exitcode.Workload, err)
 	}
 	WriteStarted(env.Stdout, h)
+	ec, closeOutputs, err := engineConfig(o, env, log, seed, wl, settings)
+	if err != nil {
+		return err
+	}
+	defer closeOutputs()
+	res, err := bench.Run(ctx, wl, ec)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Config, err)
+	}
+	f := reportRun(env, o, wl, res)
+	if o.Summary != "" {
+		s := newSummary(o, srv, settings, env.Version)
+		s.addRun(res, f, wl.Totals(true))
+		if err := s.write(o.Summary); err != nil {
+			return fmt.Errorf("write the JSON summary: %w", err)
+		}
+	}
+	if res.Err != nil {
+		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
+	}
+	return nil
+}
 
-	ec := bench.Config{
+// requireTables refuses a run on tables that are not there, before any
+// thread connects: one message naming the prepare to run, rather than a
+// failed statement per thread.
+func requireTables(ctx context.Context, o *Options) error {
+	eps := endpoints(o)
+	missing, err := missingTables(ctx, eps[0], o.Tables)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Workload, err)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	names := make([]string, len(missing))
+	for i, n := range missing {
+		names[i] = "sbtest" + strconv.FormatInt(n, 10)
+	}
+	return exitcode.Errorf(exitcode.Workload, "%s: table %s does not exist in database %s on %s: run `ybload sysbench %s … prepare` first (with the same --tables)",
+		o.Workload, strings.Join(names, ", "), o.DB, eps[0], o.Workload)
+}
+
+// engineConfig is the engine's configuration for the run: its limits, the
+// Poisson schedule of --rate, and its outputs: sysbench's intermediate
+// reports, the records and the CPU profile when asked. closeOutputs ends
+// the files after the run's summary is written; on an error nothing is
+// left open.
+func engineConfig(o *Options, env *Env, log *slog.Logger, seed uint64, wl *Workload, settings map[string]string) (ec bench.Config, closeOutputs func(), err error) {
+	ec = bench.Config{
 		Threads: o.Threads, Operations: o.Events, SharedQuota: true,
 		Duration: time.Duration(o.Time) * time.Second, Warmup: time.Duration(o.Warmup) * time.Second,
 		Grace: o.Grace, Abort: env.Abort, Seed: seed, Logger: log,
@@ -153,12 +194,18 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 	if o.ReportInterval > 0 {
 		ec.Sinks = append(ec.Sinks, &intervalSink{w: env.Stdout, o: o, wl: wl, poisson: poisson})
 	}
+	var closers []func()
+	closeOutputs = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
 	if o.Records != "" {
 		f, err := os.OpenFile(o.Records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 		if err != nil {
-			return exitcode.Errorf(exitcode.Config, "--ybload-records: %v", err)
+			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload-records: %v", err)
 		}
-		defer f.Close()
+		closers = append(closers, func() { f.Close() })
 		agent := o.Agent
 		if agent == "" {
 			agent = agentutil.Hostname()
@@ -170,14 +217,18 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 	if o.CPUProfile != "" {
 		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
 		if err != nil {
-			return exitcode.Errorf(exitcode.Config, "--ybload-cpuprofile: %v", err)
+			closeOutputs()
+			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload-cpuprofile: %v", err)
 		}
-		defer stop()
+		closers = append(closers, stop)
 	}
-	res, err := bench.Run(ctx, wl, ec)
-	if err != nil {
-		return exitcode.Wrap(exitcode.Config, err)
-	}
+	return ec, closeOutputs, nil
+}
+
+// reportRun writes sysbench's final report of the run on standard output,
+// and on standard error what sysbench's report does not say: a run that
+// stopped early, events cancelled at the end, connections lost.
+func reportRun(env *Env, o *Options, wl *Workload, res *bench.Result) *Final {
 	if res.Err != nil {
 		msg := res.Err.Error()
 		if errors.Is(res.Err, pace.ErrQueueFull) {
@@ -201,17 +252,7 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 	if t := f.Totals; t.Lost > 0 {
 		fmt.Fprintf(env.Stderr, "ybload sysbench: %d lost connections were reconnected; their events ran again from the start and count once\n", t.Lost)
 	}
-	if o.Summary != "" {
-		s := newSummary(o, srv, settings, env.Version)
-		s.addRun(res, f, wl.Totals(true))
-		if err := s.write(o.Summary); err != nil {
-			return fmt.Errorf("write the JSON summary: %w", err)
-		}
-	}
-	if res.Err != nil {
-		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
-	}
-	return nil
+	return f
 }
 
 // settingsOf records what shapes the numbers, for the records and summary.

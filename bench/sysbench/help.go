@@ -1,6 +1,7 @@
 package sysbench
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ybbench/ybbench/bench/agentutil"
@@ -37,4 +38,22 @@ func helpRequest(args []string) (m Mode, asked bool, err error) {
 	}
 	m, err = parseMode(compat)
 	return m, true, err
+}
+
+// Help lists the options of a mode, for `ybload sysbench --help` and
+// `ybload sysbench <workload> help`.
+func Help(m Mode) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: ybload sysbench <workload> [--option=value]... prepare|run|cleanup|help\n"+
+		"  sysbench's OLTP workloads, with sysbench replaced by ybload sysbench (here --compat=%s)\n\n"+
+		"workloads: %s\n\noptions, with their defaults:\n", m, strings.Join(Workloads, ", "))
+	for _, d := range optionDefs {
+		if d.lines.in(m) {
+			fmt.Fprintf(&b, "  --%-28s %s [%s]\n", dashed(d.name)+"=", d.help, d.defaultIn(m))
+		}
+	}
+	b.WriteString("  --help, -h                     this help (--compat=1.0.20 --help: stock sysbench's options)\n\n" +
+		"The report goes to standard output in sysbench's format; errors to standard error.\n" +
+		"Exit codes: 0 ok, 1 tool error, 2 bad input, 5 database or workload error.\n")
+	return b.String()
 }
