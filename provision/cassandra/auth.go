@@ -3,6 +3,7 @@ package cassandra
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -295,4 +296,59 @@ func (f *Flavor) pollSession(ctx context.Context, h infra.Host, l login, deadlin
 		case <-time.After(f.cfg.pollInterval):
 		}
 	}
+}
+
+// useCredentials loads the run's roles before anything is installed (a
+// run that cannot keep them installs nothing) and gives the probe the
+// logins that work before the roles are made.
+func (f *Flavor) useCredentials(p plan, secrets string) (credentials, error) {
+	if p.noAuth {
+		f.logins.set(login{})
+		return credentials{}, nil
+	}
+	cr, err := loadCredentials(secrets)
+	if err != nil {
+		return cr, err
+	}
+	// The bench role on a cluster this run set up already, else the
+	// default role of a fresh one (until the run's roles are made).
+	f.logins.set(cr.bench, login{defaultUser, defaultUser})
+	return cr, nil
+}
+
+// enableAuth, on a cluster whose nodes have all joined, makes the run's
+// roles, drops the default one and checks that every node refuses what it
+// should; the deployment records how the cluster is secured (or that it
+// is open: --db-auth=off) and which role the agents log in as.
+func (f *Flavor) enableAuth(ctx context.Context, p plan, cr credentials, dep *provision.Deployment, log *slog.Logger) error {
+	set := dep.Settings
+	if p.noAuth {
+		set["auth"] = "off"
+		set["auth.detail"] = "AllowAllAuthenticator: any client connects without credentials (--db-auth=off)"
+		return nil
+	}
+	t0 := time.Now()
+	deadline := t0.Add(f.cfg.readyTimeout)
+	did, err := f.setupRoles(ctx, p.db, cr, deadline)
+	if err != nil {
+		return err
+	}
+	// From here on the probe logs in as the bench role only.
+	f.logins.set(cr.bench)
+	if err := f.verifyAuth(ctx, p.db, cr, deadline); err != nil {
+		return err
+	}
+	if len(did) == 0 {
+		did = []string{"roles and system_auth as a previous install left them"}
+	}
+	log.Info("authentication", "stage", "auth", "did", strings.Join(did, "; "), "elapsed", time.Since(t0).Round(time.Millisecond))
+	set["auth"] = "on"
+	set["auth.detail"] = fmt.Sprintf("PasswordAuthenticator, no authorizer; bench role %s (LOGIN, not a superuser), admin role %s (superuser, used by the flavor only), "+
+		"system_auth replicated to %d nodes, default role %s dropped; refused without credentials and as %s/%s on every node",
+		BenchUser, AdminUser, len(p.db), defaultUser, defaultUser, defaultUser)
+	set["auth.setup"] = strings.Join(did, "; ")
+	dep.User = BenchUser
+	dep.PasswordFile = cr.benchFile
+	set["auth.admin_password_file"] = cr.adminFile
+	return nil
 }

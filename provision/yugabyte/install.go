@@ -2,7 +2,6 @@ package yugabyte
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
-	"github.com/ybbench/ybbench/internal/shellquote"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -91,49 +89,15 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 
 	// 3: stop what an earlier Install left running, masters, leader,
 	// tservers, readiness.
-	if err := f.stopServers(ctx, r, p.mark.RunID, p.db, log.With("stage", "stop-previous")); err != nil {
-		return nil, err
-	}
-	t := p.topology()
 	software := map[string]string{}
 	for _, h := range hosts {
 		software[h.host.Name] = h.software
 	}
-	startAll := func(srv server, on []infra.Host) error {
-		res, err := provision.Parallel(ctx, on, par, func(ctx context.Context, h infra.Host) (records, error) {
-			return f.startServer(ctx, r, h, srv, software[h.Name], serverFlags(srv, h, t))
-		})
-		for i, h := range on {
-			recordStart(dep, h, srv, res[i], serverFlags(srv, h, t), log)
-		}
-		if err != nil {
-			return fmt.Errorf("yugabyte: starting %s: %w", srv, err)
-		}
-		return nil
-	}
-	api := f.api(r)
-	progress := func(stage string) func(string) {
-		return func(p string) { log.Info("waiting", "stage", stage, "for", p) }
-	}
-	if err := startAll(master, p.masters); err != nil {
-		return nil, err
-	}
-	if _, err := api.waitReady(ctx, p.masters, nil, p.rf, false, f.cfg.readyTimeout, f.cfg.pollInterval, progress("leader")); err != nil {
-		return nil, f.diagnose(ctx, r, p.db, err)
-	}
-	if err := startAll(tserver, p.db); err != nil {
-		return nil, err
-	}
-	obs, err := api.waitReady(ctx, p.masters, p.db, p.rf, true, f.cfg.readyTimeout, f.cfg.pollInterval, progress("cluster"))
+	leader, err := f.startCluster(ctx, r, p, par, software, dep, log)
 	if err != nil {
-		return nil, f.diagnose(ctx, r, p.db, err)
+		return nil, err
 	}
-	dep.Settings["ready.leader"] = obs.leaders[0].PrivateIP
-	dep.Settings["ready.seen"] = obs.summary()
-	if obs.version != "" {
-		dep.Settings["version.api"] = obs.version
-	}
-	log.Info("ready", "leader", obs.leaders[0].Name, "elapsed", time.Since(start).Round(time.Millisecond))
+	log.Info("ready", "leader", leader.Name, "elapsed", time.Since(start).Round(time.Millisecond))
 
 	// 4: the passwords.
 	if p.auth {
@@ -145,7 +109,14 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 		dep.User = "yugabyte"
 		dep.Settings["auth"] = "off"
 	}
+	recordServers(dep, p)
+	return dep, nil
+}
 
+// recordServers lists the cluster's endpoints (YSQL when enabled, YCQL on
+// every tserver) and its server processes with their pid files, which
+// Stop and the collectors find them by.
+func recordServers(dep *provision.Deployment, p plan) {
 	for _, h := range p.db {
 		if p.settings.ysqlEnabled() {
 			dep.YSQL = append(dep.YSQL, provision.Endpoint{Host: h.Name, Addr: h.PrivateIP, Port: ysqlPort})
@@ -158,7 +129,6 @@ func (f *Flavor) install(ctx context.Context, r provision.Runner, c *infra.Clust
 	for _, h := range p.db {
 		dep.Processes = append(dep.Processes, provision.Process{Host: h.Name, Name: string(tserver), PIDFile: procOf(layoutOf(h), tserver).PIDFile})
 	}
-	return dep, nil
 }
 
 // installHost prepares one host and installs the tarball there.
@@ -220,7 +190,7 @@ func (f *Flavor) installHost(ctx context.Context, r provision.Runner, h infra.Ho
 
 // curlURL is the line of a curl configuration file that names u: double
 // quoted, with backslash and double quote escaped (u holds no control
-// character: planInstall refuses them).
+// character: urlSource refuses them).
 func curlURL(u string) string {
 	return `url = "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(u) + `"`
 }
@@ -305,70 +275,4 @@ func recordInstall(dep *provision.Deployment, p plan, hosts []hostInstall, versi
 		return exitcode.Errorf(exitcode.Config, "yugabyte: FlavorSpec.Version is %s, but the tarball holds %s/", version, top)
 	}
 	return nil
-}
-
-// startServer starts one server on one host.
-func (f *Flavor) startServer(ctx context.Context, r provision.Runner, h infra.Host, srv server, software string, fl []serverFlag) (records, error) {
-	l := layoutOf(h)
-	script, err := renderStart(startData{Host: h.Name, User: h.ServiceUser, Software: software, Flags: flagStrings(fl), Limits: ulimits, proc: procOf(l, srv), layout: l})
-	if err != nil {
-		return nil, err
-	}
-	return runScript(ctx, r, h, "yugabyte-start-"+string(srv), script)
-}
-
-// recordStart puts one started server's flags, pid and limits into the
-// deployment.
-func recordStart(dep *provision.Deployment, h infra.Host, srv server, recs records, fl []serverFlag, log *slog.Logger) {
-	set := dep.Settings
-	key := string(srv) + ".%s@" + h.Name
-	set[fmt.Sprintf(key, "flags")] = shellquote.Join(flagStrings(fl))
-	if pid, ok := recs.Last("pid"); ok {
-		log.Info("started", "stage", "start", "host", h.Name, "server", srv, "pid", pid)
-	}
-	if lines := recs.All("limits"); len(lines) > 0 {
-		sum, off := summarizeLimits(lines)
-		set[fmt.Sprintf(key, "limits")] = sum
-		if len(off) > 0 {
-			set[fmt.Sprintf(key, "limits_off_spec")] = strings.Join(off, " ")
-			log.Warn("limits differ from specs/yugabyte-deploy.md §2.2", "host", h.Name, "server", srv, "items", strings.Join(off, " "))
-		}
-	} else if v, ok := recs.Last("limits_unavailable"); ok {
-		set[fmt.Sprintf(key, "limits")] = "unavailable: " + v
-	}
-	if failed := recs.All("ulimit_failed"); len(failed) > 0 {
-		set[fmt.Sprintf(key, "ulimit_failed")] = strings.Join(failed, " ")
-	}
-}
-
-// diagnose adds to a readiness failure what the hosts say of their
-// servers (running or exited, with the end of their output). It is best
-// effort and bounded.
-func (f *Flavor) diagnose(ctx context.Context, r provision.Runner, hosts []infra.Host, err error) error {
-	var re *ReadyError
-	if !errors.As(err, &re) {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	res, _ := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (string, error) {
-		l := layoutOf(h)
-		script, err := renderStatus(stopData{Host: h.Name, Procs: []proc{procOf(l, master), procOf(l, tserver)}, layout: l})
-		if err != nil {
-			return "", err
-		}
-		recs, err := runScript(ctx, r, h, "yugabyte-status", script)
-		if err != nil {
-			return h.Name + ": status unknown (" + err.Error() + ")", nil
-		}
-		parts := recs.All("status")
-		for _, srv := range []server{master, tserver} {
-			if tail := recs.All("tail_" + string(srv)); len(tail) > 0 {
-				parts = append(parts, string(srv)+" output ends: "+strings.Join(tail, " | "))
-			}
-		}
-		return h.Name + ": " + strings.Join(parts, ", "), nil
-	})
-	re.Hosts = strings.Join(res, "; ")
-	return re
 }
