@@ -53,6 +53,7 @@ func Aggregate(runDir string) (*Result, error) {
 	if measured == 0 && len(errs) == 0 {
 		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
 	}
+	res.Caveats = caveatsOf(res)
 	return res, errors.Join(errs...)
 }
 

@@ -4,62 +4,108 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+
+	"github.com/ybbench/ybbench/internal/shellquote"
 )
 
-// WriteCaveats renders the report's caveat block from a result alone:
-// what a reader must know before reading a figure, at the top, in words.
-// It says when the database was not the one the published figures were
-// measured on, when the hosts shared one machine (and its cores), what
-// the user overrode and what a default chose, the preflight's warnings,
-// and the tool and exact command line that made the run.
+// Caveat is one thing a reader must know before reading a figure: its
+// kind (what it is about, for a program), a short title and its words, as
+// plain text. Both reports render the same list, from result.json.
+type Caveat struct {
+	Kind  string `json:"kind"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+	// Code is a command line the caveat quotes (the command kind), shown
+	// as code after the text.
+	Code string `json:"code,omitempty"`
+}
+
+// The caveats' kinds.
+const (
+	CaveatOtherDatabase = "other-database"
+	CaveatSharedMachine = "shared-machine"
+	CaveatOverridden    = "overridden"
+	CaveatChosen        = "chosen"
+	CaveatPreflight     = "preflight"
+	CaveatCommand       = "command"
+)
+
+// CaveatsOf are the caveats of a result: when the database was not the
+// one the published figures were measured on, when the hosts shared one
+// machine (and its cores), what the user overrode and what a default
+// chose, the preflight's warnings, and the tool and exact command line
+// that made the run. A result written before caveats were recorded gets
+// them from its other fields.
+func CaveatsOf(r *Result) []Caveat {
+	if len(r.Caveats) > 0 {
+		return r.Caveats
+	}
+	return caveatsOf(r)
+}
+
+// caveatsOf derives the caveats from the result's other fields.
+func caveatsOf(r *Result) []Caveat {
+	var out []Caveat
+	if c, ok := otherDatabase(r); ok {
+		out = append(out, c)
+	}
+	if m := r.Environment.SharedMachine; m != nil {
+		out = append(out, Caveat{Kind: CaveatSharedMachine, Title: "One machine",
+			Text: fmt.Sprintf("The %d hosts were not machines of their own: they shared one machine (%s) with the orchestrator — the database servers and the load agents competed for its cores, memory and disks. These figures measure that machine, not the published hardware.",
+				m.Hosts, cores(m.CPUs))})
+	}
+	if len(r.Overridden) > 0 {
+		out = append(out, Caveat{Kind: CaveatOverridden, Title: "Overridden by the user",
+			Text: overrides(r) + ". These figures are not comparable with the published ones, which are shown for reference only."})
+	}
+	for _, c := range r.Chosen {
+		out = append(out, Caveat{Kind: CaveatChosen, Title: "Chosen, not asked for", Text: fmt.Sprintf("%s %s — %s.", c.Setting, c.Value, c.By)})
+	}
+	if ws := groupWarnings(r.PreflightWarnings, hostNamesOf(r.Hosts)); len(ws) > 0 {
+		out = append(out, Caveat{Kind: CaveatPreflight, Title: "Preflight warnings", Text: strings.Join(ws, "; ") + "."})
+	}
+	out = append(out, commandLine(r))
+	return out
+}
+
+// WriteCaveats renders the report's caveat block from a result alone, at
+// the top of report.md: each caveat's title in bold, a command as a code
+// span, its words escaped so that they render as the text they are (they
+// carry user input: command lines, host names, paths).
 func WriteCaveats(w io.Writer, r *Result) error {
-	_, err := io.WriteString(w, caveats(r))
+	_, err := io.WriteString(w, caveatsMarkdown(r))
 	return err
 }
 
-// caveats is WriteCaveats's text.
-func caveats(r *Result) string {
-	var items []string
-	add := func(format string, a ...any) { items = append(items, fmt.Sprintf(format, a...)) }
-	if s := otherDatabase(r); s != "" {
-		add("%s", s)
-	}
-	if m := r.Environment.SharedMachine; m != nil {
-		add("**One machine.** The %d hosts were not machines of their own: they shared one machine (%s) with the orchestrator — the database servers and the load agents competed for its cores, memory and disks. These figures measure that machine, not the published hardware.",
-			m.Hosts, cores(m.CPUs))
-	}
-	if len(r.Overridden) > 0 {
-		add("**Overridden by the user:** %s. These figures are not comparable with the published ones, which are shown for reference only.", overrides(r))
-	}
-	for _, c := range r.Chosen {
-		add("**Chosen, not asked for:** %s %s — %s.", c.Setting, c.Value, c.By)
-	}
-	if ws := groupWarnings(r.PreflightWarnings, hostNamesOf(r.Hosts)); len(ws) > 0 {
-		add("**Preflight warnings:** %s.", strings.Join(ws, "; "))
-	}
-	add("%s", commandLine(r))
+// caveatsMarkdown is WriteCaveats's text.
+func caveatsMarkdown(r *Result) string {
 	var b strings.Builder
 	b.WriteString("## Read this first\n\n")
-	for _, it := range items {
-		b.WriteString("- " + it + "\n")
+	for _, c := range CaveatsOf(r) {
+		b.WriteString("- **" + mdText(c.Title) + ":** ")
+		if c.Code != "" {
+			b.WriteString(mdCode(c.Code) + " — ")
+		}
+		b.WriteString(mdText(c.Text) + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
 // otherDatabase is the caveat of a run whose database is not the one the
-// published figures were measured on ("" when it is, or is unknown).
-func otherDatabase(r *Result) string {
+// published figures were measured on (false when it is, or is unknown).
+func otherDatabase(r *Result) (Caveat, bool) {
 	d, want := r.Database, r.Environment.PublishedProduct
 	if d == nil || d.Product == "" || want == "" || d.Product == want {
-		return ""
+		return Caveat{}, false
 	}
 	shape := fmt.Sprintf("on %d db host(s)", r.Environment.DBHosts)
 	if t := d.Settings["topology"]; t != "" {
 		shape = t
 	}
-	return fmt.Sprintf("**Not %s.** The database was %s %s (%s) — not %s, on which the published figures beside these were measured.",
-		want, d.Product, d.Version, shape, want)
+	return Caveat{Kind: CaveatOtherDatabase, Title: "Not " + want,
+		Text: fmt.Sprintf("The database was %s %s (%s) — not %s, on which the published figures beside these were measured.", d.Product, d.Version, shape, want)}, true
 }
 
 // overrides lists the overridden settings, grouped by what overrode them
@@ -101,32 +147,68 @@ func cores(n int) string {
 // commandLine says which tool and command made the run, and when it
 // started (run.json's creation, recorded in result.json: never the time
 // of rendering). Later commands on the run are in its invocations.json.
-func commandLine(r *Result) string {
+func commandLine(r *Result) Caveat {
 	started := r.Created.UTC().Format("2006-01-02 15:04:05 UTC")
+	c := Caveat{Kind: CaveatCommand, Title: "Command"}
 	if len(r.Invocations) == 0 {
-		return fmt.Sprintf("**Command:** not recorded (a run made before ybbench recorded it); started %s.", started)
+		c.Text = fmt.Sprintf("not recorded (a run made before ybbench recorded it); started %s.", started)
+		return c
 	}
 	first := r.Invocations[0]
-	s := fmt.Sprintf("**Command:** `%s`", shellLine(first.Args))
+	c.Text = fmt.Sprintf("by %s; started %s.", first.Tool, started)
+	c.Code = shellLine(first.Args)
 	if len(first.Env) > 0 {
-		s += fmt.Sprintf(" with `%s`", strings.Join(first.Env, " "))
+		c.Code = strings.Join(quoteAll(first.Env), " ") + " " + c.Code
 	}
-	s += fmt.Sprintf(", by %s; started %s.", first.Tool, started)
-	return s
+	return c
 }
 
-// shellLine is a command line as a user would paste it into a shell:
-// words that need quoting single-quoted.
+// shellLine is a command line as a user would paste it into bash: words
+// that need quoting single-quoted, and a word holding a control character
+// (a newline in a hostile --owner) in bash's $'…' form, so that the line
+// stays one line and means what was typed.
 func shellLine(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") == "" {
-			q[i] = a
-			continue
-		}
-		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		q[i] = shellWord(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// quoteAll is shellLine's words for NAME=value variables: the value
+// quoted, the name and '=' left as they are, so the line still assigns.
+func quoteAll(env []string) []string {
+	out := make([]string, len(env))
+	for i, e := range env {
+		name, value, _ := strings.Cut(e, "=")
+		out[i] = name + "=" + shellWord(value)
+	}
+	return out
+}
+
+// shellWord is one word of shellLine.
+func shellWord(a string) string {
+	if !strings.ContainsFunc(a, unicode.IsControl) {
+		return shellquote.Quote(a)
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, r := range a {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteString("\\" + string(r))
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 // hostNamesOf lists the hosts' names.

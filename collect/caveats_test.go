@@ -25,12 +25,12 @@ func TestReportCaveats(t *testing.T) {
 	}{
 		{name: "local-postgres", site: localPostgresSite,
 			want: []string{
-				"**Not YugabyteDB.** The database was PostgreSQL 15.14 (primary db-1, streaming replicas db-2, db-3, synchronous commit to a quorum) — not YugabyteDB",
+				"**Not YugabyteDB:** The database was PostgreSQL 15.14 (primary db-1, streaming replicas db-2, db-3, synchronous commit to a quorum) — not YugabyteDB",
 				"The 4 hosts were not machines of their own: they shared one machine (2 cores) with the orchestrator",
 				"ulimit -n (open files) on db-1, db-2, db-3, client-1 is 1024, below the recommended 1048576",
-				"**Overridden by the user:** records, operations, threads, load_threads (--quick); duration (--duration).",
+				"**Overridden by the user:** records, operations, threads, load\\_threads (--quick); duration (--duration).",
 				"**Chosen, not asked for:** flavor postgres — the default for YSQL on this machine",
-				"`bin/ybbench run --local --quick --duration 1m` with `YBBENCH_AGENT_PROPERTIES=ysql.passwd=REDACTED`, by ybbench 1.0.0 (commit 0123abc, go1.26.0); started 2025-03-01 12:00:00 UTC.",
+				"`YBBENCH_AGENT_PROPERTIES=ysql.passwd=REDACTED bin/ybbench run --local --quick --duration 1m` — by ybbench 1.0.0 (commit 0123abc, go1.26.0); started 2025-03-01 12:00:00 UTC.",
 			},
 			absent: []string{"flavor, ", "flavor."}},
 		{name: "inventory", site: inventorySite,

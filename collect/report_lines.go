@@ -34,10 +34,10 @@ func parametersLine(r *Result) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %s", k, r.Parameters[k])
+		fmt.Fprintf(&b, "%s %s", mdText(k), mdText(r.Parameters[k]))
 		switch {
 		case over[k] && r.OverriddenBy[k] != "":
-			fmt.Fprintf(&b, " (**overridden**: %s)", r.OverriddenBy[k])
+			fmt.Fprintf(&b, " (**overridden**: %s)", mdText(r.OverriddenBy[k]))
 		case over[k]:
 			b.WriteString(" (**overridden**)")
 		case chosen[k]:
@@ -55,10 +55,10 @@ func parametersLine(r *Result) string {
 func tablesLine(r *Result) string {
 	asked := ""
 	if d := r.Parameters["ddl"]; d != "" {
-		asked = fmt.Sprintf(" (the profile's ddl setting: %s)", d)
+		asked = fmt.Sprintf(" (the profile's ddl setting: %s)", mdText(d))
 	}
 	if ddl := commonDDL(r); ddl != "" {
-		return fmt.Sprintf("Table as created%s, every workload: `%s`\n\n", asked, oneLine(ddl))
+		return fmt.Sprintf("Table as created%s, every workload: %s\n\n", asked, mdCode(oneLine(ddl)))
 	}
 	if anyDDL(r) {
 		return fmt.Sprintf("Tables as created%s: under each workload.\n\n", asked)
@@ -96,9 +96,9 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // it is judged with and whether it is inside it.
 func sanityLine(w *WorkloadResult) string {
 	if w.SanityWithin == nil {
-		return fmt.Sprintf("Sanity (Little's law, ≈ 1 for a closed loop): %s.\n", w.SanityText)
+		return fmt.Sprintf("Sanity (Little's law, ≈ 1 for a closed loop): %s.\n", mdText(w.SanityText))
 	}
-	return fmt.Sprintf("Sanity (Little's law, ≈ 1 for a closed loop): %s, %s.\n", w.SanityText, verdict(w.Sanity, w.SanityTolerance, *w.SanityWithin))
+	return fmt.Sprintf("Sanity (Little's law, ≈ 1 for a closed loop): %s, %s.\n", mdText(w.SanityText), verdict(w.Sanity, w.SanityTolerance, *w.SanityWithin))
 }
 
 // verdict says whether a Little's-law figure v is within its tolerance of

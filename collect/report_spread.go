@@ -37,7 +37,7 @@ func spreadLines(wr *WorkloadResult) string {
 	}
 	for _, op := range ops {
 		for _, m := range []string{"mean", "p50", "p99"} {
-			row(wr.FindSpread(op, m), op+" "+m+" (ms)", 1000)
+			row(wr.FindSpread(op, m), mdText(op)+" "+m+" (ms)", 1000)
 		}
 	}
 	b.WriteString("\n")
@@ -46,7 +46,7 @@ func spreadLines(wr *WorkloadResult) string {
 			continue // its problems are the workload's, listed below
 		}
 		for _, pr := range r.Problems {
-			fmt.Fprintf(&b, "- r%d: %s\n", r.Index, pr)
+			fmt.Fprintf(&b, "- r%d: %s\n", r.Index, mdText(pr))
 		}
 	}
 	return b.String()

@@ -38,6 +38,10 @@ type Result struct {
 	Baseline  *BaselineResult  `json:"baseline,omitempty"`
 	Workloads []WorkloadResult `json:"workloads"`
 	Notes     []string         `json:"notes,omitempty"`
+	// Caveats are what a reader must know before reading a figure (not
+	// the published database, one shared machine, overrides, choices,
+	// preflight warnings, the command): both reports render this list.
+	Caveats []Caveat `json:"caveats,omitempty"`
 	// Invocations holds the ybbench command that created the run (one
 	// entry). The commands that worked on it later are in the run's
 	// invocations.json, not here: collecting again gives the same result.

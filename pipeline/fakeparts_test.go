@@ -510,6 +510,25 @@ func normalResult(t *testing.T, raw []byte, id, hosts string) []byte {
 	for _, inv := range array(doc["invocations"]) {
 		replace(object(inv), "at")
 	}
+	// The caveats say this machine's cores, its preflight warnings and
+	// when the run started, as the report does.
+	var caveats []any
+	for _, c := range array(doc["caveats"]) {
+		cm := object(c)
+		if cm["kind"] == "preflight" {
+			continue
+		}
+		if text, ok := cm["text"].(string); ok {
+			for _, v := range reportVaries[:2] {
+				text = v.re.ReplaceAllString(text, v.with)
+			}
+			cm["text"] = text
+		}
+		caveats = append(caveats, cm)
+	}
+	if caveats != nil {
+		doc["caveats"] = caveats
+	}
 	for _, h := range array(doc["hosts"]) {
 		facts := object(object(h)["facts"])
 		delete(facts, "warnings")

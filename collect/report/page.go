@@ -22,6 +22,9 @@ type Page struct {
 	RunID   string
 	Profile string
 	Created time.Time
+	// Caveats are result.json's caveats, shown above every figure: what
+	// the reader must know first (the same list report.md opens with).
+	Caveats []collect.Caveat
 	// Verdict is the gates' table, nil when the run has no verdict.json.
 	Verdict *Verdict
 	// Parameters is the run's parameters and which were overridden.
@@ -78,7 +81,7 @@ func Build(runDir string) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Page{RunID: res.RunID, Profile: res.Profile, Created: res.Created, Parameters: parametersTable(res)}
+	p := &Page{RunID: res.RunID, Profile: res.Profile, Created: res.Created, Caveats: collect.CaveatsOf(res), Parameters: parametersTable(res)}
 	if v != nil {
 		p.Verdict = verdictOf(v)
 	}
