@@ -135,6 +135,7 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 	var out []infra.Host
 	var extra []hostExtra
 	var roles roleCount
+	var addressLines []int
 	for i, e := range f.Hosts {
 		var hn *yaml.Node
 		if hostsNode != nil && i < len(hostsNode.Content) {
@@ -144,7 +145,9 @@ func parse(name string, b []byte) ([]infra.Host, []hostExtra, error) {
 		host, kh := c.host(merge(f.Defaults, e), seen, &roles)
 		out = append(out, host)
 		extra = append(extra, hostExtra{line: line(hn, hostsNode), knownHosts: kh})
+		addressLines = append(addressLines, c.at("address"))
 	}
+	checkOneMachineTwice(&v, out, addressLines)
 	if len(f.Hosts) > 0 && roles.dbs == 0 {
 		v.add(line(hostsNode, doc), "hosts", "no host has the db role")
 	}
