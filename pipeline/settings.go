@@ -129,7 +129,7 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.Workloads }},
 	{Name: "repeat", Type: "integer", Default: "1", Usage: "run each workload N times on the same cluster: reports give the median and spread, gates use the median",
 		Valid: fmt.Sprintf("1 to %d", repetition.Max), Min: minOne, field: func(s *Spec) any { return &s.Repeat }},
-	{Name: "runs_dir", Type: "path", Default: "runs", Usage: "where runs/<id>/ go", Valid: "not empty",
+	{Name: "runs_dir", Type: "path", Default: "runs", Usage: "where runs/<id>/ go", Valid: "not empty; its absolute path of letters, digits and _-./=:,@+ (it goes into the hosts' configuration files)",
 		field: func(s *Spec) any { return &s.RunsDir }},
 	{Name: "subnet", Type: "cidr", Default: "10.213.0.0/24", Usage: "subnet of a local cluster", Valid: "clear of this machine's routes",
 		field: func(s *Spec) any { return &s.Subnet }},

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/pipeline/parts"
@@ -57,6 +59,8 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	}
 	if s.RunsDir == "" {
 		bad("%s: must not be empty", s.where("runs_dir"))
+	} else if msg := unwritablePath(s.RunsDir); msg != "" {
+		bad("%s: %s", s.where("runs_dir"), msg)
 	}
 	return errors.Join(errs...)
 }
@@ -164,4 +168,24 @@ func (s *Spec) checkUnused(p *profiles.Profile) []error {
 func secretProperty(name string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, "passw") || strings.Contains(n, "passwd") || strings.Contains(n, "secret") || strings.Contains(n, "token")
+}
+
+// plainPathChar are the characters a run directory's path may hold: the
+// path is written into configuration files (a local host's sshd_config,
+// where '%' starts a token, a database's configuration) and remote
+// scripts, and these need no quoting or escaping in any of them.
+const plainPathChar = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@+"
+
+// unwritablePath says why a runs directory's absolute path cannot be
+// written into those files ("" when it can), before anything is made.
+func unwritablePath(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err.Error()
+	}
+	if i := strings.IndexFunc(abs, func(r rune) bool { return !strings.ContainsRune(plainPathChar, r) }); i >= 0 {
+		bad, _ := utf8.DecodeRuneInString(abs[i:])
+		return fmt.Sprintf("%q holds %q: the run's path goes into the hosts' configuration files and scripts, which take letters, digits and _-./=:,@+ only", abs, bad)
+	}
+	return ""
 }
