@@ -54,6 +54,14 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 			err = errors.Join(err, r.rewriteJUnit())
 		}
 		err = withTeardown(err, derr)
+		if err != nil && r.gate != nil {
+			// A run that ended before its verdict (up, install or bench
+			// failed, or it was stopped) still leaves junit.xml, naming
+			// the failed stage and the exit, for the CI job that reads it.
+			if jerr := r.writeJUnitNotJudged(exitcode.Of(err)); jerr != nil {
+				err = errors.Join(err, exitcode.Wrap(exitcode.Tool, jerr))
+			}
+		}
 		r.progress().Close()
 	}()
 	// Infrastructure stages end at once on either stop.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,4 +161,33 @@ func readJUnit(t *testing.T, path string) junitCounts {
 		}
 	}
 	return c
+}
+
+// A gated run that fails before its verdict (here at install) still
+// writes junit.xml and its --junit copy: the failed stage an errored test
+// case with its message and the exit code, every gate skipped as not
+// judged; no verdict.json, since nothing was measured.
+func TestFakePartsGateJUnitWhenInstallFails(t *testing.T) {
+	fr := executeGated(t, failingGates, errors.New("the database would not start"))
+	if exitcode.Of(fr.err) != exitcode.Provision {
+		t.Fatalf("execute: %v (exit %d); want exit %d", fr.err, exitcode.Of(fr.err), exitcode.Provision)
+	}
+	checkTornDown(t, fr, pipeline.OutcomeFailed)
+	if _, err := os.Stat(filepath.Join(fr.run.Dir(), verdict.VerdictFile)); !os.IsNotExist(err) {
+		t.Errorf("verdict.json after a failed install: %v", err)
+	}
+	path := filepath.Join(fr.run.Dir(), verdict.JUnitFile)
+	j := readJUnit(t, path)
+	if j.tests != 3 || j.skipped != 2 || j.errors != 1 || j.failures != 0 {
+		t.Errorf("junit.xml: %+v; want the 2 gates skipped and the install stage errored", j)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`name="install"`, "exit 4: ", "the database would not start", "not judged: the run failed at install (exit 4)", `name="exit_code" value="4"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("junit.xml lacks %q:\n%s", want, b)
+		}
+	}
 }

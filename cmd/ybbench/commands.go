@@ -24,9 +24,10 @@ func runCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 				gerr = pipeline.CheckGate(s, gate.File)
 			}
 			// The gate file's problems are reported with the settings', all
-			// before the run exists.
+			// before the run exists; --junit still gets its report.
 			if err := errors.Join(err, gerr); err != nil {
-				return exitcode.Wrap(exitcode.Config, err)
+				err = exitcode.Wrap(exitcode.Config, err)
+				return errors.Join(err, runGate.refused(gate, err))
 			}
 			r, err := pipeline.New(s, d)
 			if err != nil {

@@ -224,3 +224,22 @@ func printVerdict(w io.Writer, v *verdict.Verdict) {
 	tw.Flush()
 	fmt.Fprintf(w, "verdict: %s (%d passed, %d failed, %d could not be evaluated)\n", v.Outcome, v.Passed, v.Failed, v.CannotEvaluate)
 }
+
+// refused writes --junit's report for a run refused before it began (bad
+// settings or gate file, exit 2): the refusal an errored test case named
+// validate, the gates (when the file was read) skipped. A CI job that
+// reads the file sees why, instead of finding none.
+func (g *runGateFlags) refused(gate *pipeline.Gate, err error) error {
+	if g.junit == "" || g.file == "" {
+		return nil
+	}
+	var f *verdict.File
+	if gate != nil {
+		f = gate.File
+	}
+	b, jerr := verdict.JUnitNotJudged(f, "", "", time.Now(), []verdict.StageFailure{{Step: "validate", Error: err.Error()}}, exitcode.Of(err))
+	if jerr == nil {
+		jerr = pipeline.WriteJUnitCopy(g.junit, b)
+	}
+	return exitcode.Wrap(exitcode.Tool, jerr)
+}

@@ -74,3 +74,43 @@ func TestRefusedBeforeTheRunExists(t *testing.T) {
 		t.Errorf("plan with a plain runs directory and the default subnet: exit %d:\n%s", code, out)
 	}
 }
+
+// A gated run refused before it begins still writes --junit's report: the
+// refusal an errored test case (validate) with exit 2, the gates skipped;
+// with a gate file that is itself refused, the refusal alone.
+func TestRefusedGatedRunWritesJUnit(t *testing.T) {
+	t.Setenv("YBBENCH_TERRAFORM", versionOnly(t, "1.5.7"))
+	dir := t.TempDir()
+	gates := filepath.Join(dir, "gates.yaml")
+	if err := os.WriteFile(gates, []byte("gates:\n  - {workload: \"*\", metric: throughput, op: \">=\", value: 1}\n  - {workload: workloada, metric: error_rate, op: \"<=\", value: 0}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken.yaml")
+	if err := os.WriteFile(broken, []byte("gates:\n  - {workload: workloada, metric: colour, op: \">=\", value: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, gate string
+		want       []string
+	}{
+		{"bad setting", gates, []string{`tests="3"`, `errors="1"`, `skipped="2"`, `name="validate"`, "exit 2: ", "--runs-dir", "not judged: the run failed at validate (exit 2)"}},
+		{"bad gate file", broken, []string{`tests="1"`, `errors="1"`, `skipped="0"`, `name="validate"`, "colour"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			junit := filepath.Join(t.TempDir(), "reports", "junit.xml")
+			code, out := ybbenchIn(t, "run", "--local", "--quick", "--runs-dir", filepath.Join(dir, "a$b"), "--gate", c.gate, "--junit", junit)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2:\n%s", code, out)
+			}
+			b, err := os.ReadFile(junit)
+			if err != nil {
+				t.Fatalf("no --junit report: %v\n%s", err, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("junit.xml lacks %q:\n%s", w, b)
+				}
+			}
+		})
+	}
+}
