@@ -116,9 +116,13 @@ func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []stri
 	}
 	var setupKeys int64
 	if !o.ReadOnly && o.Writers == 0 {
-		var err error
-		if setupKeys, err = pureReadSetup(ctx, o, sess, keys, log, env.Abort); err != nil {
+		setup, res, err := pureReadSetup(ctx, o, sess, keys, log, env.Abort)
+		if err != nil {
 			return err
+		}
+		setupKeys = setup.Snapshot().WriteOps
+		if ctx.Err() != nil {
+			return setupInterrupted(o, setup, res, keys, sess, settingsOf(o, sess, ddl, env.Version), log)
 		}
 	}
 	wl := NewWorkload(o, sess.S, keys, log, o.Workload, o.Writers, o.Readers, o.Part.NumWrites, o.Part.NumReads, o.Stagger)
@@ -219,27 +223,4 @@ func checkAtEnd(ctx context.Context, o *Options, sess *ycql.Session, c Counts, i
 			log.Error("Hit failures during workload.")
 		}
 	}
-}
-
-// pureReadSetup is the reference's setup for runs without writers: 100,000
-// keys written by 16 threads (8 for the batch workload), not measured; an
-// agent sharing the run writes its part of them.
-func pureReadSetup(ctx context.Context, o *Options, sess *ycql.Session, keys *KeyGen, log *slog.Logger, abort <-chan struct{}) (int64, error) {
-	n := 16
-	if o.Workload == WorkloadBatchKV {
-		n = 8
-	}
-	log.Info(fmt.Sprintf("Using %d writer threads for pure read setup.", n))
-	wl := NewWorkload(o, sess.S, keys, log, o.Workload+" setup", n, 0, o.Part.SetupKeys, -1, 0)
-	wl.newRetry = sess.StatementRetry
-	res, err := bench.Run(ctx, wl, bench.Config{Threads: n, Interval: bench.DefaultInterval, Abort: abort, Seed: o.Seed ^ 0x5e7, Logger: log})
-	if err != nil {
-		return 0, exitcode.Wrap(exitcode.Config, err)
-	}
-	if res.Err != nil {
-		return 0, exitcode.Wrap(exitcode.Workload, fmt.Errorf("pure read setup: %w", res.Err))
-	}
-	c := wl.Snapshot()
-	log.Info("Setup step for pure reads done.", "keys", c.WriteOps, "max_written_key", keys.MaxWritten())
-	return c.WriteOps, ctx.Err()
 }
