@@ -33,7 +33,8 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 		sampled = sampled || len(span.Samples) > 0
 	}
 	sort.Strings(hosts)
-	left := 0 // intervals left out, as no share of the machine can be above all of it
+	left := 0    // intervals left out, as no share of the machine can be above all of it
+	partial := 0 // intervals left out, as too short to be a share
 	for _, h := range hosts {
 		r := hostcpu.Steady(f.Hosts[h].Readings())
 		s := Series{Name: h}
@@ -43,7 +44,15 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 				s.X, s.Y = []float64{0, r[1].At - r[0].At}, []float64{u.Percent, u.Percent}
 			}
 		} else {
+			short := shortInterval(r)
 			for i := 1; i < len(r); i++ {
+				if r[i].At-r[i-1].At < short {
+					// The phase ended just after a sample: the few clock
+					// ticks of what is left read as a spike or as nothing,
+					// not as the share of an interval.
+					partial++
+					continue
+				}
 				u, ok := hostcpu.Between(r[i-1], r[i])
 				if !ok {
 					continue
@@ -69,10 +78,33 @@ func cpuChart(runDir string, w *collect.WorkloadResult) (Chart, error) {
 		c.Note = "CPU sampled at the phase's start and end only"
 	}
 	if left > 0 {
-		if c.Note != "" {
-			c.Note += "; "
-		}
-		c.Note += fmt.Sprintf("%d interval(s) left out: the database processes' count read above the whole machine there (connections reaped in it, their time spent before)", left)
+		c.Note = joinNote(c.Note, fmt.Sprintf("%d interval(s) left out: the database processes' count read above the whole machine there (connections reaped in it, their time spent before)", left))
+	}
+	if partial > 0 {
+		c.Note = joinNote(c.Note, fmt.Sprintf("%d partial interval(s) left out: shorter than half the sampling interval (the phase ended just after a sample), too few clock ticks to be a share", partial))
 	}
 	return c, nil
+}
+
+// shortInterval is the length below which an interval between readings
+// is partial: half the median interval (0 with fewer than two intervals,
+// where there is nothing to compare with).
+func shortInterval(r []hostcpu.Sample) float64 {
+	if len(r) < 3 {
+		return 0
+	}
+	d := make([]float64, 0, len(r)-1)
+	for i := 1; i < len(r); i++ {
+		d = append(d, r[i].At-r[i-1].At)
+	}
+	sort.Float64s(d)
+	return d[len(d)/2] / 2
+}
+
+// joinNote adds a sentence to a chart's note.
+func joinNote(note, more string) string {
+	if note == "" {
+		return more
+	}
+	return note + "; " + more
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/internal/testenv"
 )
 
@@ -40,6 +41,39 @@ const chartsJS = `Array.from(document.querySelectorAll('figure.chart')).map(f =>
 }))`
 
 var pathCommand = regexp.MustCompile(`[ML]`)
+
+// caveatsDOM is where the browser drew the caveats, the verdict and the
+// first chart (page coordinates, px) and the caveats' items' text.
+type caveatsDOM struct {
+	Items      []string `json:"items"`
+	Height     float64  `json:"height"`
+	Bottom     float64  `json:"bottom"`
+	VerdictTop float64  `json:"verdictTop"`
+	ChartTop   float64  `json:"chartTop"`
+}
+
+const caveatsJS = `(() => {
+	const box = e => e.getBoundingClientRect();
+	const c = document.querySelector('#caveats');
+	return {items: Array.from(c.querySelectorAll('li')).map(l => l.textContent),
+		height: box(c).height, bottom: box(c).bottom,
+		verdictTop: box(document.querySelector('#verdict')).top,
+		chartTop: box(document.querySelector('figure.chart')).top};
+})()`
+
+// fixtureResult is the result.json the synthetic run directory holds.
+func fixtureResult(t *testing.T, dir string) *collect.Result {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := collect.ReadResult(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 // TestIntegrationHTMLInChromium opens the fixture's report.html in
 // headless Chromium: it loads with no console error, exception or network
@@ -101,6 +135,16 @@ func TestIntegrationHTMLInChromium(t *testing.T) {
 	charts, err := chromedp.Run(ctx, chromedp.Evaluate[[]chartDOM](chartsJS))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The caveats, as the browser lays them out: shown, and above the
+	// verdict and the first chart.
+	caveats, err := chromedp.Run(ctx, chromedp.Evaluate[caveatsDOM](caveatsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(collect.CaveatsOf(fixtureResult(t, dir))); len(caveats.Items) != want || caveats.Height <= 0 ||
+		caveats.Bottom > caveats.VerdictTop || caveats.Bottom > caveats.ChartTop {
+		t.Errorf("caveats in the browser: %+v; want %d items, shown above the verdict and the first chart", caveats, want)
 	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {

@@ -314,9 +314,9 @@ func TestCPUChartLeavesOutTheImpossible(t *testing.T) {
 	sample := func(busy int64, at float64) hostcpu.Sample {
 		return hostcpu.Sample{Mode: hostcpu.ModeProcess, Busy: busy, Hz: 100, Cores: 2, At: at}
 	}
-	// 30 %, 30 %, then 700 ticks in 2 s: 175 % of two cores.
+	// 30 %, 30 %, then 1000 ticks in 4 s: 125 % of two cores.
 	f := &hostcpu.File{Workload: "workloada", Phase: "run", Hosts: map[string]hostcpu.Span{
-		"db-1": {Before: sample(0, 0), Samples: []hostcpu.Sample{sample(300, 5), sample(600, 10)}, After: sample(1300, 12)}}}
+		"db-1": {Before: sample(0, 0), Samples: []hostcpu.Sample{sample(300, 5), sample(600, 10)}, After: sample(1600, 14)}}}
 	if err := hostcpu.Write(dir, f); err != nil {
 		t.Fatal(err)
 	}
@@ -358,5 +358,37 @@ func TestSeriesBreaksLiftThePen(t *testing.T) {
 		if got := strings.Count(d, "M") + strings.Count(d, "L"); got != len(x) {
 			t.Errorf("breaks %v: %d points in %q, want %d", c.breaks, got, d, len(x))
 		}
+	}
+}
+
+// The chart's series are the samples' intervals, each the share its ticks
+// say at its end, except a partial last interval (the phase ended just
+// after a sample), which is left out and said so: it would draw a spike.
+func TestCPUChartLeavesOutPartialIntervals(t *testing.T) {
+	dir := t.TempDir()
+	sample := func(busy, total int64, at float64) hostcpu.Sample {
+		return hostcpu.Sample{Mode: hostcpu.ModeNode, Busy: busy, Total: total, Hz: 100, Cores: 4, At: at}
+	}
+	// 1 s intervals at 25 %, 50 %, 75 %, then 0.1 s in which 36 of 40
+	// ticks were busy (90 %).
+	f := &hostcpu.File{Workload: "workloada", Phase: "run", Hosts: map[string]hostcpu.Span{
+		"db-1": {Before: sample(0, 0, 100), Samples: []hostcpu.Sample{sample(100, 400, 101), sample(300, 800, 102), sample(600, 1200, 103)},
+			After: sample(636, 1240, 103.1)}}}
+	if err := hostcpu.Write(dir, f); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cpuChart(dir, &collect.WorkloadResult{Name: "workloada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Series) != 1 {
+		t.Fatalf("series %+v", c.Series)
+	}
+	s := c.Series[0]
+	if !slices.Equal(s.X, []float64{1, 2, 3}) || !slices.Equal(s.Y, []float64{25, 50, 75}) {
+		t.Errorf("series X %v Y %v; want the three full intervals at 25, 50, 75 %%", s.X, s.Y)
+	}
+	if !strings.Contains(c.Note, "1 partial interval(s) left out") {
+		t.Errorf("note %q", c.Note)
 	}
 }
