@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -366,9 +367,12 @@ func passwordInProcesses(pw string) []string {
 	return out
 }
 
-// closedToOthers checks, as another OS user on the db host, that the
-// PostgreSQL server refuses a connection without the password, over its
-// Unix socket and over TCP.
+// closedToOthers: a local user other than the database's (nobody) gets
+// no connection without the password, over TCP or the server's Unix
+// sockets, as the bench user or the superuser; each refusal is the
+// server's authentication refusal (not psql missing, a wrong socket
+// directory or a server down), and the controls — the same commands as
+// the bench user with its password — connect.
 func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 	t.Helper()
 	var dep struct {
@@ -377,12 +381,17 @@ func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 			Port int
 		}
 		User, Database string
+		PasswordFile   string `json:"password_file"`
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "deployment.json"))
 	json.Unmarshal(b, &dep)
 	psql := mustGlob(t, "/usr/lib/postgresql/*/bin/psql")
 	if len(psql) == 0 || len(dep.YSQL) == 0 {
 		t.Fatalf("no psql (%v) or no endpoint (%s)", psql, b)
+	}
+	pw, err := os.ReadFile(dep.PasswordFile)
+	if err != nil || len(strings.TrimSpace(string(pw))) == 0 {
+		t.Fatalf("the bench user's password (%s): %v", dep.PasswordFile, err)
 	}
 	var sockets []string
 	filepath.WalkDir(dataRoot, func(p string, e fs.DirEntry, err error) error {
@@ -391,20 +400,35 @@ func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 		}
 		return nil
 	})
-	tries := [][]string{{"-h", dep.YSQL[0].Addr, "-p", fmt.Sprint(dep.YSQL[0].Port), "-U", dep.User, "-d", dep.Database},
-		{"-h", dep.YSQL[0].Addr, "-p", fmt.Sprint(dep.YSQL[0].Port), "-U", "postgres", "-d", "postgres"}}
-	for _, s := range sockets {
-		tries = append(tries, []string{"-h", s, "-p", fmt.Sprint(dep.YSQL[0].Port), "-U", "postgres", "-d", "postgres"},
-			[]string{"-h", s, "-p", fmt.Sprint(dep.YSQL[0].Port), "-U", dep.User, "-d", dep.Database})
-	}
 	if len(sockets) == 0 {
 		t.Errorf("no server socket under %s: the test would try TCP only", dataRoot)
 	}
-	for _, args := range tries {
-		cmd := exec.Command("ip", append([]string{"netns", "exec", h.ProviderID, "runuser", "-u", "nobody", "--", psql[0], "-X", "-w", "-c", "select 1"}, args...)...)
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}
-		if out, err := cmd.CombinedOutput(); err == nil {
-			t.Errorf("as nobody, psql %s connected without a password:\n%s", strings.Join(args, " "), out)
+	port := fmt.Sprint(dep.YSQL[0].Port)
+	places := append([]string{dep.YSQL[0].Addr}, sockets...)
+	psqlAs := func(env []string, args ...string) (string, error) {
+		cmd := exec.Command("ip", append([]string{"netns", "exec", h.ProviderID, "runuser", "-u", "nobody", "--", psql[0], "-X", "-w", "-tA", "-c", "select 1"}, args...)...)
+		cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}, env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, place := range places {
+		for _, who := range [][2]string{{dep.User, dep.Database}, {"postgres", "postgres"}} {
+			args := []string{"-h", place, "-p", port, "-U", who[0], "-d", who[1]}
+			out, err := psqlAs(nil, args...)
+			switch {
+			case err == nil:
+				t.Errorf("as nobody, psql %s connected without a password:\n%s", strings.Join(args, " "), out)
+			case !authRefusal.MatchString(out):
+				t.Errorf("as nobody, psql %s failed, but not with the server's authentication refusal:\n%s", strings.Join(args, " "), out)
+			}
+		}
+		args := []string{"-h", place, "-p", port, "-U", dep.User, "-d", dep.Database}
+		if out, err := psqlAs([]string{"PGPASSWORD=" + strings.TrimSpace(string(pw))}, args...); err != nil || strings.TrimSpace(out) != "1" {
+			t.Errorf("the control: psql %s with the bench user's password: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
 }
+
+// authRefusal is what a PostgreSQL server answers a client that gives no
+// password (psql -w never prompts) or is not let in at all.
+var authRefusal = regexp.MustCompile(`fe_sendauth: no password supplied|password authentication failed for user|no pg_hba\.conf entry for`)

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -319,27 +320,52 @@ func TestIntegrationPrimaryAndReplicaClosedAndOwned(t *testing.T) {
 		}
 	}
 
-	// Another OS user gets nowhere: not over the socket, not over TCP
-	// without the password, as postgres or as the bench role.
+	// Another OS user gets nowhere: not over the socket (its directory is
+	// the service user's alone), not over TCP without the password, as
+	// postgres or as the bench role. Each refusal is the one that protects
+	// (not psql missing or the server down): the socket's permissions, the
+	// server's authentication refusal. The controls: the same command over
+	// TCP with the bench role's password, and the socket as its owner.
 	bin := filepath.Dir(mustGlob(t, "/usr/lib/postgresql/*/bin/psql"))
-	for _, args := range [][]string{
-		{"-h", sockDir(c.Hosts[0]), "-U", "postgres", "-d", "postgres"},
-		{"-h", "127.0.0.1", "-U", "postgres", "-d", "postgres"},
-		{"-h", "127.0.0.1", "-U", "ybbench", "-d", "ycsb"},
+	psqlAs := func(osUser string, env []string, args ...string) (string, error) {
+		cmd := exec.Command("runuser", append(append([]string{"-u", osUser, "--", "env", "-i"}, env...),
+			append([]string{bin + "/psql", "-X", "-w", "-tA", "-p", strconv.Itoa(port), "-c", "SELECT 1"}, args...)...)...)
+		cmd.Dir = "/"
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	socketRefusal := regexp.MustCompile(`connection to server on socket .*failed: Permission denied`)
+	authRefusal := regexp.MustCompile(`fe_sendauth: no password supplied|password authentication failed for user|no pg_hba\.conf entry for`)
+	for _, c := range []struct {
+		args    []string
+		refusal *regexp.Regexp
+	}{
+		{[]string{"-h", sockDir(c.Hosts[0]), "-U", "postgres", "-d", "postgres"}, socketRefusal},
+		{[]string{"-h", sockDir(c.Hosts[0]), "-U", "ybbench", "-d", "ycsb"}, socketRefusal},
+		{[]string{"-h", "127.0.0.1", "-U", "postgres", "-d", "postgres"}, authRefusal},
+		{[]string{"-h", "127.0.0.1", "-U", "ybbench", "-d", "ycsb"}, authRefusal},
 	} {
 		for _, osUser := range []string{"nobody", "postgres"} {
 			if _, err := user.Lookup(osUser); err != nil {
 				continue
 			}
-			cmd := exec.Command("runuser", append([]string{"-u", osUser, "--", "env", "-i", bin + "/psql", "-X", "-w", "-p", strconv.Itoa(port), "-c", "SELECT 1"}, args...)...)
-			cmd.Dir = "/"
-			out, err := cmd.CombinedOutput()
-			if err == nil {
-				t.Errorf("as %s, psql %v got in: %s", osUser, args, out)
-			} else {
-				t.Logf("as %s, psql %v refused: %s", osUser, args, strings.TrimSpace(string(out)))
+			out, err := psqlAs(osUser, nil, c.args...)
+			switch {
+			case err == nil:
+				t.Errorf("as %s, psql %v got in: %s", osUser, c.args, out)
+			case !c.refusal.MatchString(out):
+				t.Errorf("as %s, psql %v failed, but not with %s:\n%s", osUser, c.args, c.refusal, out)
 			}
 		}
+	}
+	withPassword := []string{"PGPASSWORD=" + pw}
+	if out, err := psqlAs("nobody", withPassword, "-h", "127.0.0.1", "-U", "ybbench", "-d", "ycsb"); err != nil || strings.TrimSpace(out) != "1" {
+		t.Errorf("the control: as nobody over TCP with the bench role's password: %v\n%s", err, out)
+	}
+	// The socket admits its owner, the service user, whom the server knows
+	// as the superuser by peer authentication (the flavor's own way in).
+	if out, err := psqlAs(serviceUser, nil, "-h", sockDir(c.Hosts[0]), "-U", "postgres", "-d", "postgres"); err != nil || strings.TrimSpace(out) != "1" {
+		t.Errorf("the control: as the service user over the socket: %v\n%s", err, out)
 	}
 
 	// The bench role over TCP: with its password from an address of the
