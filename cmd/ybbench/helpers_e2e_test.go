@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -212,15 +211,24 @@ func readCluster(t *testing.T, dir string) *infra.Cluster {
 	return &c
 }
 
-// assertNothingRemains checks that no namespace, bridge, process or
-// listening port of the run is left.
+// assertNothingRemains checks what a teardown must leave of a run: its
+// cluster.json must be there to say what was made (a run whose file is
+// missing or unreadable checks nothing, so it fails); then no namespace,
+// bridge or process of the run, no database data, and no socket listening
+// on an address of the run's subnet in any network namespace (a host's
+// namespace outlives its name while a process holds it, where the root
+// namespace's ss cannot see).
 func assertNothingRemains(t *testing.T, dir, subnetPrefix string) {
 	t.Helper()
-	out, _ := exec.Command("ip", "netns", "list").Output()
 	var c infra.Cluster
-	if b, err := os.ReadFile(filepath.Join(dir, "cluster.json")); err == nil {
-		json.Unmarshal(b, &c)
+	b, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &c)
 	}
+	if err != nil || len(c.Hosts) == 0 {
+		t.Errorf("%s: no cluster.json to check the teardown against (%v, %d hosts)", dir, err, len(c.Hosts))
+	}
+	out, _ := exec.Command("ip", "netns", "list").Output()
 	for _, h := range c.Hosts {
 		if h.ProviderID != "" && strings.Contains(string(out), h.ProviderID) {
 			t.Errorf("namespace %s remains", h.ProviderID)
@@ -245,13 +253,66 @@ func assertNothingRemains(t *testing.T, dir, subnetPrefix string) {
 		return nil
 	})
 	assertNoDatabaseData(t, dir)
-	ss, _ := exec.Command("ss", "-Hltn").Output()
-	sc := bufio.NewScanner(bytes.NewReader(ss))
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), " "+subnetPrefix) {
-			t.Errorf("still listening: %s", sc.Text())
+	addrs := map[string]bool{}
+	for _, h := range c.Hosts {
+		addrs[h.PrivateIP], addrs[h.PublicIP] = true, true
+	}
+	for _, l := range listenersEverywhere(t) {
+		if strings.HasPrefix(l.addr, subnetPrefix) || addrs[l.addr] {
+			t.Errorf("still listening on %s:%d (pid %d, in its own network namespace)", l.addr, l.port, l.pid)
 		}
 	}
+}
+
+// listener is a listening TCP socket of some process.
+type listener struct {
+	addr string
+	port int
+	pid  int
+}
+
+// listenersEverywhere lists the IPv4 listening sockets of every network
+// namespace a process is in: /proc/<pid>/net/tcp shows the sockets of that
+// process's namespace, whichever it is.
+func listenersEverywhere(t *testing.T) []listener {
+	t.Helper()
+	pids, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil || len(pids) == 0 {
+		t.Fatalf("no processes under /proc: %v", err)
+	}
+	seen := map[string]bool{}
+	var out []listener
+	for _, p := range pids {
+		ns, err := os.Readlink(filepath.Join(p, "ns", "net"))
+		if err != nil || seen[ns] {
+			continue
+		}
+		seen[ns] = true
+		b, err := os.ReadFile(filepath.Join(p, "net", "tcp"))
+		if err != nil {
+			continue // the process ended
+		}
+		pid, _ := strconv.Atoi(filepath.Base(p))
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 || f[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			hexAddr, hexPort, _ := strings.Cut(f[1], ":")
+			a, err1 := strconv.ParseUint(hexAddr, 16, 32)
+			port, err2 := strconv.ParseUint(hexPort, 16, 16)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			// /proc writes the address in the host's byte order (little-endian here).
+			ip := fmt.Sprintf("%d.%d.%d.%d", a&0xff, a>>8&0xff, a>>16&0xff, a>>24)
+			out = append(out, listener{addr: ip, port: int(port), pid: pid})
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("no network namespace read from /proc")
+	}
+	return out
 }
 
 func alive(pid int) bool {
