@@ -20,6 +20,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/pipeline/agentrun"
 	"github.com/ybbench/ybbench/record"
 )
@@ -66,41 +67,109 @@ func TestFaultInterruptDuringInstall(t *testing.T) {
 }
 
 // SIGINT during bench: the agents stop and write what they measured, it is
-// fetched and collected, and the run is torn down.
+// fetched and collected, and the run is torn down (exit 130).
 func TestFaultInterruptDuringBench(t *testing.T) {
+	stoppedDuringBench(t, syscall.SIGINT, exitcode.Interrupted, "10.213.122.")
+}
+
+// SIGTERM during bench, as a CI runner's cancel sends it: the same stop,
+// collect and teardown, with nothing of the run left, and exit 143.
+func TestFaultTerminatedDuringBench(t *testing.T) {
+	stoppedDuringBench(t, syscall.SIGTERM, exitcode.Terminated, "10.213.132.")
+}
+
+// stoppedDuringBench runs a bench on hosts of subnet (a prefix such as
+// 10.213.122.), sends sig once the agents measure, and checks the exit
+// code, that what was measured is in result.json and that nothing remains.
+func stoppedDuringBench(t *testing.T, sig syscall.Signal, want int, subnet string) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
-	cmd, out := start(t, quickArgs("run", "--local", "--workloads=workloada", "--runs-dir="+runs, "--subnet=10.213.122.0/24", "--duration=120s", "--operations=100000000")...)
+	cmd, out := start(t, quickArgs("run", "--local", "--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
 	before := waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
-	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(sig)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if code := exitCode(err); code != 130 {
-			t.Errorf("an interrupted run exited %d (%v), want 130", code, err)
+		if code := exitCode(err); code != want {
+			t.Errorf("a run stopped by %v exited %d (%v), want %d", sig, code, err, want)
 		}
-	case <-time.After(5 * time.Minute):
+	case <-time.After(5 * time.Minute): // a bound on a hang, not a measurement
 		cmd.Process.Kill()
-		t.Fatalf("the run did not end after SIGINT:\n%s", tail(out.String(), 30))
+		t.Fatalf("the run did not end after %v:\n%s", sig, tail(out.String(), 30))
 	}
 	var res collect.Result
 	b, err := os.ReadFile(filepath.Join(dir, "result.json"))
 	if err != nil {
-		t.Fatalf("no result.json after an interrupted bench: %v\n%s", err, tail(out.String(), 30))
+		t.Fatalf("no result.json after a bench stopped by %v: %v\n%s", sig, err, tail(out.String(), 30))
 	}
 	checkSchema(t, b)
 	json.Unmarshal(b, &res)
 	m := findMeasurement(t, &res, "workloada", "run", "READ")
 	if m.Count < before {
-		t.Errorf("the result counts %d READs, the agent's records held %d before the interrupt: what was measured was lost", m.Count, before)
+		t.Errorf("the result counts %d READs, the agent's records held %d before the signal: what was measured was lost", m.Count, before)
 	}
 	if l := readLedger(t, dir); l.State != "torn-down" {
 		t.Errorf("ledger state %q", l.State)
 	}
-	assertNothingRemains(t, dir, "10.213.122.")
+	assertNothingRemains(t, dir, subnet)
+}
+
+// An agent killed in the middle of its run (SIGKILL: it writes nothing
+// more): the bench stage fails with exit 5, what it measured up to the
+// kill is collected with the workload's run phase marked incomplete, and
+// the run is torn down with nothing left.
+func TestFaultAgentKilledMidRun(t *testing.T) {
+	runs := runsDir(t)
+	cleanupRuns(t, runs)
+	subnet := "10.213.133."
+	cmd, out := start(t, quickArgs("run", "--local", "--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
+	dir := runDirIn(t, runs, time.Minute)
+	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
+	before := waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
+	client := readCluster(t, dir).ByRole(infra.RoleClient)[0]
+	b, err := os.ReadFile(filepath.Join(agentrun.Dir(client), "workloada-run.pid"))
+	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || perr != nil || !alive(pid) {
+		t.Fatalf("the agent's pid file: %v %v (%q)", err, perr, b)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCode(err); code != exitcode.Workload {
+			t.Errorf("a run whose agent was killed exited %d (%v), want %d\n%s", code, err, exitcode.Workload, tail(out.String(), 30))
+		}
+	case <-time.After(5 * time.Minute): // a bound on a hang, not a measurement
+		cmd.Process.Kill()
+		t.Fatalf("the run did not end after its agent was killed:\n%s", tail(out.String(), 30))
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatalf("no result.json after the agent was killed: %v\n%s", err, tail(out.String(), 30))
+	}
+	checkSchema(t, raw)
+	var res collect.Result
+	json.Unmarshal(raw, &res)
+	for _, w := range res.Workloads {
+		for _, ph := range w.Phases {
+			if ph.Phase == "run" && ph.Complete {
+				t.Errorf("%s run: marked complete though its agent was killed", w.Name)
+			}
+		}
+	}
+	if m := findMeasurement(t, &res, "workloada", "run", "READ"); m.Count < before {
+		t.Errorf("the result counts %d READs, the agent's records held %d before the kill", m.Count, before)
+	}
+	if l := readLedger(t, dir); l.State != "torn-down" {
+		t.Errorf("ledger state %q", l.State)
+	}
+	assertNothingRemains(t, dir, subnet)
 }
 
 // A host that refuses SSH fails the run's first contact with a message
