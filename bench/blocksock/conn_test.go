@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -59,6 +62,25 @@ func readResult(c *Conn) <-chan error {
 		done <- err
 	}()
 	return done
+}
+
+// waitInRead waits until a thread of this process is blocked in read(2)
+// on fd, as /proc/self/task/<tid>/syscall shows it (the syscall's number,
+// then its arguments in hex): the event the wake-up tests act on.
+func waitInRead(t *testing.T, fd int) {
+	t.Helper()
+	want := fmt.Sprintf("%d 0x%x ", syscall.SYS_READ, fd)
+	deadline := time.Now().Add(hang)
+	for time.Now().Before(deadline) {
+		tasks, _ := filepath.Glob("/proc/self/task/*/syscall")
+		for _, f := range tasks {
+			if b, err := os.ReadFile(f); err == nil && strings.HasPrefix(string(b), want) {
+				return
+			}
+		}
+		runtime.Gosched()
+	}
+	t.Fatalf("no thread blocked in read(2) on fd %d within %s", fd, hang)
 }
 
 func wait(t *testing.T, done <-chan error, what string) error {
@@ -135,7 +157,7 @@ func TestPeerCloseReadsEOF(t *testing.T) {
 func TestPastDeadlineWakesBlockedRead(t *testing.T) {
 	c, _ := pair(t, "tcp")
 	done := readResult(c)
-	time.Sleep(20 * time.Millisecond) // let the read block
+	waitInRead(t, c.fd)
 	c.SetDeadline(time.Unix(1, 0))
 	err := wait(t, done, "past deadline")
 	var ne net.Error
@@ -172,7 +194,7 @@ func TestClearedDeadlineDoesNotFire(t *testing.T) {
 func TestCloseWakesBlockedRead(t *testing.T) {
 	c, _ := pair(t, "tcp")
 	done := readResult(c)
-	time.Sleep(20 * time.Millisecond)
+	waitInRead(t, c.fd)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}

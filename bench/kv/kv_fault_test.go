@@ -99,8 +99,17 @@ func TestFaultKVNodeStoppedMidRun(t *testing.T) {
 	})
 	node.Stop(t)
 	stopped := time.Now()
-	waitFor(t, recs, 2*time.Minute, "failed operations while the node is down", code, &errb, func(f *record.File) bool { return errorsIn(f) > 0 })
-	time.Sleep(3 * time.Second)
+	// Down for a while: until three intervals' records count failures,
+	// so that the down period is a period of its own in the records.
+	waitFor(t, recs, 2*time.Minute, "three intervals of failed operations while the node is down", code, &errb, func(f *record.File) bool {
+		n := 0
+		for _, tk := range f.Ticks {
+			if tk.Errors > 0 {
+				n++
+			}
+		}
+		return n >= 3
+	})
 	node.Start(t)
 	back := time.Now()
 	waitFor(t, recs, 3*time.Minute, "successful operations after the node is back", code, &errb, func(f *record.File) bool {

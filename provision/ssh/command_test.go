@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -133,14 +134,21 @@ func TestPgidSniffer(t *testing.T) {
 
 func TestKillCommandKillsALocalGroup(t *testing.T) {
 	testenv.Need(t, testenv.OnPath("setsid"), "no setsid on PATH")
-	// A group of its own: a shell ignoring TERM, with a child.
-	cmd := exec.Command("setsid", "bash", "-c", `trap "" TERM; sleep 300 & wait`)
+	// A group of its own: a shell ignoring TERM, with a child; it says
+	// "ready" once both are so, and the test waits for that line.
+	cmd := exec.Command("setsid", "bash", "-c", `trap "" TERM; sleep 300 & echo ready; wait`)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("the group did not start: %q %v", line, err)
+	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	time.Sleep(200 * time.Millisecond)
 	pgid := cmd.Process.Pid // setsid execs (we are not a group leader): its pid leads the group
 	script := killCommand(pgid, 300*time.Millisecond)
 	if !strings.Contains(script, fmt.Sprintf("g=%d", pgid)) {

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -60,6 +61,41 @@ func newRunner(t *testing.T, opts ...ssh.Option) fixture {
 	t.Cleanup(func() { r.Close() })
 	f.runner = r
 	return f
+}
+
+// logWatch is a slog handler that passes records on to next and closes
+// seen the first time a record's message is msg: what a test waits for
+// when the event it acts on is one the runner logs.
+type logWatch struct {
+	slog.Handler
+	msg  string
+	seen chan struct{}
+	once *sync.Once
+}
+
+func (w logWatch) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == w.msg {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return w.Handler.Handle(ctx, r)
+}
+
+func (w logWatch) WithAttrs(as []slog.Attr) slog.Handler {
+	w.Handler = w.Handler.WithAttrs(as)
+	return w
+}
+
+func (w logWatch) WithGroup(name string) slog.Handler {
+	w.Handler = w.Handler.WithGroup(name)
+	return w
+}
+
+// watchLog is a runner option logging as newRunner's does, and a channel
+// closed once the runner logs msg.
+func watchLog(t *testing.T, msg string) (ssh.Option, <-chan struct{}) {
+	seen := make(chan struct{})
+	h := logWatch{Handler: slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelDebug}), msg: msg, seen: seen, once: &sync.Once{}}
+	return ssh.WithLogger(slog.New(h)), seen
 }
 
 func testCtx(t *testing.T, d time.Duration) context.Context {
@@ -179,14 +215,21 @@ func TestIntegrationPutGet(t *testing.T) {
 
 func TestIntegrationDialRetryWhileSSHDStartsLate(t *testing.T) {
 	srv := sshdtest.New(t, sshdtest.Options{})
-	f := newRunner(t)
+	watch, retried := watchLog(t, "ssh connect failed; retrying")
+	f := newRunner(t, watch)
 	h := srv.Host("late")
 	ctx := testCtx(t, 60*time.Second)
 
+	// The server starts once the runner has failed to connect and says it
+	// retries.
 	started := make(chan error, 1)
 	go func() {
-		time.Sleep(2 * time.Second)
-		started <- srv.Start()
+		select {
+		case <-retried:
+			started <- srv.Start()
+		case <-ctx.Done():
+			started <- ctx.Err()
+		}
 	}()
 	begin := time.Now()
 	res, err := f.runner.Run(ctx, h, "echo up")
@@ -516,7 +559,8 @@ echo "len ${#YB_SECRET}"
 
 func TestIntegrationKeepaliveDropsAHungConnection(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
-	f := newRunner(t, ssh.WithKeepalive(300*time.Millisecond))
+	watch, dropped := watchLog(t, "ssh keepalive unanswered; dropping the connection")
+	f := newRunner(t, ssh.WithKeepalive(300*time.Millisecond), watch)
 	h := srv.Host("db1")
 	ctx := testCtx(t, 60*time.Second)
 	if _, err := f.runner.Run(ctx, h, "true"); err != nil {
@@ -540,7 +584,11 @@ func TestIntegrationKeepaliveDropsAHungConnection(t *testing.T) {
 	// Without keepalives the next session would wait forever on the hung
 	// connection; with them it is dropped (3 missed intervals) and the
 	// next Run redials the listener, which still answers.
-	time.Sleep(2 * time.Second)
+	select {
+	case <-dropped:
+	case <-ctx.Done():
+		t.Fatal("the hung connection was never dropped")
+	}
 	begin := time.Now()
 	res, err := f.runner.Run(ctx, h, "echo fresh")
 	if err != nil || string(res.Stdout) != "fresh\n" {
