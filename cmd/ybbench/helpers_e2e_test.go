@@ -389,5 +389,7 @@ func checkSchema(t *testing.T, b []byte) {
 	t.Helper()
 	if err := collect.Validate(b); err != nil {
 		t.Errorf("result.json does not match its schema: %v", err)
+		return
 	}
+	coverResult(b)
 }
