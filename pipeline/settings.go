@@ -11,7 +11,7 @@ import (
 
 // Setting is one row of the settings table: the one place a run setting is
 // described. The spec file's key, the YBBENCH_* variable, the flag and its
-// help text, the README's table, parsing and the checks that need no other
+// help text, docs/settings.md's table, parsing and the checks that need no other
 // setting all come from it.
 type Setting struct {
 	// Name is the spec file's key; the flag is --Name with '-' for '_'
@@ -27,7 +27,7 @@ type Setting struct {
 	Default, DefaultDoc string
 	// Usage says what the setting does.
 	Usage string
-	// Valid says what values pass validation, for the help and the README.
+	// Valid says what values pass validation, for the help and docs/settings.md.
 	Valid string
 	// Switch makes the flag work alone (--name means true).
 	Switch bool
@@ -93,7 +93,7 @@ type PresetValue struct {
 // which is why it is spelled once, here.
 const inventorySetting = "inventory"
 
-// settings is the table, in the order of the help and the README.
+// settings is the table, in the order of the help and docs/settings.md.
 var settings = []Setting{
 	{Name: "profile", Type: "text", Default: "ycsb-ysql", Usage: "built-in profile (ybbench profiles)", Valid: "a built-in profile",
 		field: func(s *Spec) any { return &s.Profile }},

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// WriteSettingsTable writes the settings and presets as the README's
+// WriteSettingsTable writes the settings and presets as docs/settings.md's
 // Markdown table.
 func WriteSettingsTable(b *strings.Builder) {
 	b.WriteString("| setting (file · flag · variable) | type | default | what | valid |\n|---|---|---|---|---|\n")

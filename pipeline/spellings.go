@@ -10,7 +10,7 @@ import (
 	"github.com/ybbench/ybbench/provision"
 )
 
-// The README's spellings table says, for every setting, how it is written
+// docs/settings.md's spellings table says, for every setting, how it is written
 // on ybbench's command line, in a spec file and in the environment (from
 // the settings table), and what it becomes on the load agent's command
 // line in each profile family, in the reference tools' own spellings. The
@@ -272,7 +272,7 @@ func phaseLabel(keys []string, profs []*profiles.Profile, family string) string 
 	return " (" + strings.Join(names, ", ") + ")"
 }
 
-// WriteSpellingsTable writes the README's table of every setting's
+// WriteSpellingsTable writes docs/settings.md's table of every setting's
 // spellings: spec file, flag, variable, and what the load agent of each
 // profile family is given.
 func WriteSpellingsTable(b *strings.Builder) error {

@@ -36,7 +36,7 @@ Properties: YCSB's core properties (recordcount, operationcount, threadcount,
 maxexecutiontime, requestdistribution, …), the binding's connection properties
 (db.url, db.user, db.passwd; hosts, port, cassandra.*), and ybload's own
 (ybload.summary=file.json, ybload.records=file.jsonl, ybload.seed,
-ybload.start.at, warmuptime, ysql.*, ycql.*): see the README, "The load agent".
+ybload.start.at, warmuptime, ysql.*, ycql.*): see docs/agent.md.
 
 The final report goes to standard output in YCSB's format; progress and
 errors to standard error.

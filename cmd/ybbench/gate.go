@@ -122,7 +122,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 			printVerdict(stdout, v)
 			return verdictError(v, warn, stderr)
 		}}
-	c.Flags().StringVar(&gateFile, "gate", "", "the gate file (YAML): a baseline and the gates (README, \"Gates\")")
+	c.Flags().StringVar(&gateFile, "gate", "", "the gate file (YAML): a baseline and the gates (docs/gates.md)")
 	c.Flags().Var(missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
 	c.Flags().StringVar(&junit, "junit", "", "copy the run's junit.xml (the gates as JUnit XML) to this path")
 	history.register(c)

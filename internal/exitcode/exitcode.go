@@ -1,5 +1,5 @@
 // Package exitcode classifies errors into the exit codes ybbench and ybload
-// promise (README, "Exit codes"). An error is classified once, where it is
+// promise (README.md, "Exit codes"). An error is classified once, where it is
 // first understood, and the class survives wrapping with %w.
 package exitcode
 
