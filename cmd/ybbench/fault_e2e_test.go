@@ -84,7 +84,7 @@ func TestFaultTerminatedDuringBench(t *testing.T) {
 func stoppedDuringBench(t *testing.T, sig syscall.Signal, want int, subnet string) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
-	cmd, out := start(t, quickArgs("run", "--local", "--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
+	cmd, out := start(t, quickArgs("run", "--local", "--db-hosts=1", "--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
 	before := waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
@@ -125,7 +125,7 @@ func TestFaultAgentKilledMidRun(t *testing.T) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
 	subnet := "10.213.133."
-	cmd, out := start(t, quickArgs("run", "--local", "--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
+	cmd, out := start(t, quickArgs("run", "--local", "--db-hosts=1", "--workloads=workloada", "--runs-dir="+runs, "--subnet="+subnet+"0/24", "--duration=120s", "--operations=100000000")...)
 	dir := runDirIn(t, runs, time.Minute)
 	waitStep(t, dir, "bench/workloada/run", 5*time.Minute)
 	before := waitRunning(t, dir, "workloada-run", "READ", cmd.Process.Pid, out)
