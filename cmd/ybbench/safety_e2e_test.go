@@ -369,10 +369,10 @@ func passwordInProcesses(pw string) []string {
 
 // closedToOthers: a local user other than the database's (nobody) gets
 // no connection without the password, over TCP or the server's Unix
-// sockets, as the bench user or the superuser; each refusal is the
-// server's authentication refusal (not psql missing, a wrong socket
-// directory or a server down), and the controls — the same commands as
-// the bench user with its password — connect.
+// sockets, as the bench user or the superuser; each refusal is the one
+// that protects (the server's authentication refusal over TCP, the socket
+// directory's permissions), not psql missing, a wrong socket directory or
+// a server down; and the controls connect.
 func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 	t.Helper()
 	var dep struct {
@@ -404,30 +404,61 @@ func closedToOthers(t *testing.T, h infra.Host, dir, dataRoot string) {
 		t.Errorf("no server socket under %s: the test would try TCP only", dataRoot)
 	}
 	port := fmt.Sprint(dep.YSQL[0].Port)
-	places := append([]string{dep.YSQL[0].Addr}, sockets...)
-	psqlAs := func(env []string, args ...string) (string, error) {
-		cmd := exec.Command("ip", append([]string{"netns", "exec", h.ProviderID, "runuser", "-u", "nobody", "--", psql[0], "-X", "-w", "-tA", "-c", "select 1"}, args...)...)
-		cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}, env...)
+	// runuser by its path: `ip netns exec` runs it with the environment
+	// below, whose PATH need not hold it (a psql that never ran is no
+	// refusal).
+	runuser, err := exec.LookPath("runuser")
+	if err != nil {
+		t.Fatalf("no runuser: %v", err)
+	}
+	psqlAs := func(osUser string, env []string, args ...string) (string, error) {
+		cmd := exec.Command("ip", append([]string{"netns", "exec", h.ProviderID, runuser, "-u", osUser, "--", psql[0], "-X", "-w", "-tA", "-c", "select 1"}, args...)...)
+		cmd.Env = append([]string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/nonexistent"}, env...)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
+	// Over TCP the server refuses a client without the password; its Unix
+	// sockets are in a directory only the service user may enter.
+	places := []struct {
+		host    string
+		refusal *regexp.Regexp
+	}{{dep.YSQL[0].Addr, authRefusal}}
+	for _, s := range sockets {
+		places = append(places, struct {
+			host    string
+			refusal *regexp.Regexp
+		}{s, socketRefusal})
+	}
 	for _, place := range places {
 		for _, who := range [][2]string{{dep.User, dep.Database}, {"postgres", "postgres"}} {
-			args := []string{"-h", place, "-p", port, "-U", who[0], "-d", who[1]}
-			out, err := psqlAs(nil, args...)
+			args := []string{"-h", place.host, "-p", port, "-U", who[0], "-d", who[1]}
+			out, err := psqlAs("nobody", nil, args...)
 			switch {
 			case err == nil:
 				t.Errorf("as nobody, psql %s connected without a password:\n%s", strings.Join(args, " "), out)
-			case !authRefusal.MatchString(out):
-				t.Errorf("as nobody, psql %s failed, but not with the server's authentication refusal:\n%s", strings.Join(args, " "), out)
+			case !place.refusal.MatchString(out):
+				t.Errorf("as nobody, psql %s failed, but not with %s:\n%s", strings.Join(args, " "), place.refusal, out)
 			}
 		}
-		args := []string{"-h", place, "-p", port, "-U", dep.User, "-d", dep.Database}
-		if out, err := psqlAs([]string{"PGPASSWORD=" + strings.TrimSpace(string(pw))}, args...); err != nil || strings.TrimSpace(out) != "1" {
-			t.Errorf("the control: psql %s with the bench user's password: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	// The controls: over TCP the bench user with its password; over a
+	// socket its owner, the service user, whom the server knows as the
+	// superuser by peer authentication (the flavor's own way in).
+	args := []string{"-h", dep.YSQL[0].Addr, "-p", port, "-U", dep.User, "-d", dep.Database}
+	if out, err := psqlAs("nobody", []string{"PGPASSWORD=" + strings.TrimSpace(string(pw))}, args...); err != nil || strings.TrimSpace(out) != "1" {
+		t.Errorf("the control: psql %s with the bench user's password: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	for _, s := range sockets {
+		args := []string{"-h", s, "-p", port, "-U", "postgres", "-d", "postgres"}
+		if out, err := psqlAs(h.ServiceUser, nil, args...); err != nil || strings.TrimSpace(out) != "1" {
+			t.Errorf("the control: as %s, psql %s: %v\n%s", h.ServiceUser, strings.Join(args, " "), err, out)
 		}
 	}
 }
+
+// socketRefusal is what psql says when a socket's directory will not let
+// it in.
+var socketRefusal = regexp.MustCompile(`connection to server on socket .*failed: Permission denied`)
 
 // authRefusal is what a PostgreSQL server answers a client that gives no
 // password (psql -w never prompts) or is not let in at all.

@@ -10,7 +10,31 @@ import (
 // unwrittenHere are the fields of result.schema.json that no run of the
 // e2e tier can write, each with why. Every other field is written by at
 // least one real run of the tier, and validated there (checkSchema).
-var unwrittenHere = map[string]string{}
+var unwrittenHere = map[string]string{
+	"$.hosts[].instance_type":                                                  "only a cloud host has an instance type; no cloud run can apply here",
+	"$.workloads[].phases[].measurements[].latency_us.overflow":                "a latency above the histograms' highest trackable value; no run here lasts that long",
+	"$.workloads[].phases[].measurements[].response_us.overflow":               "as latency_us.overflow, for the response time",
+	"$.workloads[].repetitions[].phases[].measurements[].latency_us.overflow":  "as latency_us.overflow, in a repetition",
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.overflow": "as latency_us.overflow, in a repetition",
+	"$.workloads[].repetitions[].phases[].measurements[].late":                 repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us":          repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.max":      repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.mean":     repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.min":      repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.p50":      repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.p95":      repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.p99":      repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].response_us.p99_9":    repeatedPaced,
+	"$.workloads[].repetitions[].phases[].schedule":                            repeatedPaced,
+	"$.workloads[].repetitions[].phases[].measurements[].units":                "a repeated KV batch run; the tier repeats a YCSB profile (a single KV batch run writes units)",
+	"$.workloads[].repetitions[].phases[].problems":                            "a repeated run with a record file that cannot be read; the tier's broken runs are not repeated",
+	"$.workloads[].repetitions[].problems":                                     "as repetitions[].phases[].problems",
+}
+
+// repeatedPaced: the fields of a repeated run paced by a target rate; the
+// tier's repeated run is closed-loop (a single paced run writes the same
+// fields of its phases).
+const repeatedPaced = "a repeated run paced by a target rate; the tier's repeated run is closed-loop, and a single paced run writes these fields of its phase"
 
 // TestE2EZResultSchemaCovered runs after the tier's other tests (its file
 // sorts last): every field result.schema.json declares was in the
