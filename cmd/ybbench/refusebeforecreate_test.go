@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -39,6 +40,39 @@ func machineSubnet(t *testing.T) string {
 	return ""
 }
 
+// freeSubnet is a /24 of 10.213.0.0/16 that none of this machine's routes
+// overlaps now (another run's hosts may hold the default one).
+func freeSubnet(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("ip", "-j", "-4", "route", "show", "table", "all").Output()
+	if err != nil {
+		t.Fatalf("ip route: %v", err)
+	}
+	var routes []struct{ Dst string }
+	if err := json.Unmarshal(out, &routes); err != nil {
+		t.Fatal(err)
+	}
+	for third := 254; third > 0; third-- {
+		s := netip.MustParsePrefix(fmt.Sprintf("10.213.%d.0/24", third))
+		taken := false
+		for _, r := range routes {
+			dst := r.Dst
+			if !strings.Contains(dst, "/") {
+				dst += "/32"
+			}
+			if p, err := netip.ParsePrefix(dst); err == nil && p.Overlaps(s) {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			return s.String()
+		}
+	}
+	t.Fatal("every /24 of 10.213.0.0/16 is on this machine's routes")
+	return ""
+}
+
 // A setting the hosts cannot take is refused before anything exists, by
 // plan and up alike, naming the setting (exit 2): a runs directory whose
 // path a configuration file or script cannot carry, and a subnet on this
@@ -70,8 +104,9 @@ func TestRefusedBeforeTheRunExists(t *testing.T) {
 			t.Errorf("%s --subnet %s: the runs directory was made (%v)", cmd, subnet, err)
 		}
 	}
-	if code, out := ybbenchIn(t, "plan", "--local", "--quick", "--runs-dir", filepath.Join(base, "plain_runs-1.x")); code != 0 {
-		t.Errorf("plan with a plain runs directory and the default subnet: exit %d:\n%s", code, out)
+	free := freeSubnet(t)
+	if code, out := ybbenchIn(t, "plan", "--local", "--quick", "--runs-dir", filepath.Join(base, "plain_runs-1.x"), "--subnet", free); code != 0 {
+		t.Errorf("plan with a plain runs directory and a free subnet (%s): exit %d:\n%s", free, code, out)
 	}
 }
 

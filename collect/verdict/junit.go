@@ -81,11 +81,22 @@ func JUnit(v *Verdict, stages []StageFailure, warnMissing bool) ([]byte, error) 
 		}
 		s.Cases = append(s.Cases, c)
 	}
+	s.addStages(v.Profile, stages, "")
+	return s.marshal()
+}
+
+// addStages adds each failed stage as an errored test case, its message
+// the error's first line after prefix.
+func (s *junitSuite) addStages(profile string, stages []StageFailure, prefix string) {
 	for _, f := range stages {
-		s.Cases = append(s.Cases, junitCase{Name: f.Step, ClassName: "ybbench." + v.Profile + ".stages",
-			Error: &junitProblem{Message: firstLine(f.Error), Type: "stage", Text: f.Error}})
+		s.Cases = append(s.Cases, junitCase{Name: f.Step, ClassName: "ybbench." + profile + ".stages",
+			Error: &junitProblem{Message: prefix + firstLine(f.Error), Type: "stage", Text: f.Error}})
 		s.Errors++
 	}
+}
+
+// marshal is the suite as a JUnit XML document.
+func (s *junitSuite) marshal() ([]byte, error) {
 	s.Tests = len(s.Cases)
 	b, err := xml.MarshalIndent(s, "", "  ")
 	if err != nil {

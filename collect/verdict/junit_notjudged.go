@@ -1,7 +1,6 @@
 package verdict
 
 import (
-	"encoding/xml"
 	"fmt"
 	"strings"
 	"time"
@@ -31,17 +30,8 @@ func JUnitNotJudged(f *File, profile, runID string, at time.Time, stages []Stage
 			Skipped: &junitProblem{Message: why, Text: why}})
 		s.Skipped++
 	}
-	for _, st := range stages {
-		s.Cases = append(s.Cases, junitCase{Name: st.Step, ClassName: "ybbench." + profile + ".stages",
-			Error: &junitProblem{Message: fmt.Sprintf("exit %d: %s", exit, firstLine(st.Error)), Type: "stage", Text: st.Error}})
-		s.Errors++
-	}
-	s.Tests = len(s.Cases)
-	b, err := xml.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("junit: %w", err)
-	}
-	return append([]byte(xml.Header), append(b, '\n')...), nil
+	s.addStages(profile, stages, fmt.Sprintf("exit %d: ", exit))
+	return s.marshal()
 }
 
 // ruleName names a gate of the file as gateName names a judged one.
