@@ -17,7 +17,7 @@ type Caveat struct {
 	Title string `json:"title"`
 	Text  string `json:"text"`
 	// Code is a command line the caveat quotes (the command kind), shown
-	// as code after the text.
+	// as code between the title and the text.
 	Code string `json:"code,omitempty"`
 }
 
