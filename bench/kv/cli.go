@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/gocql/gocql"
@@ -172,31 +171,22 @@ func engineConfig(o *Options, env *Env, log *slog.Logger, wl *Workload, keys *Ke
 	ec = bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Interval: bench.DefaultInterval, Abort: env.Abort,
 		Seed: o.Seed, Logger: log}
 	ec.Sinks = append(ec.Sinks, NewMetricsSink(env.Stdout, wl, keys, processStart, o.MetricsInterval))
-	var closers []func()
-	closeOutputs = func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
+	outs := &bench.RunOutputs{}
 	if o.Records != "" {
-		f, err := os.OpenFile(o.Records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+		rs, err := outs.Records(o.Records, record.Meta{Agent: o.Agent, Workload: "kv", Phase: o.Workload, Settings: settings})
 		if err != nil {
 			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload_records: %v", err)
 		}
-		closers = append(closers, func() { f.Close() })
-		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: o.Agent, Workload: "kv", Phase: o.Workload, Settings: settings})
 		rs.Counters = counters
 		ec.Sinks = append(ec.Sinks, rs)
 	}
 	if o.CPUProfile != "" {
-		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
-		if err != nil {
-			closeOutputs()
+		if err := outs.CPUProfile(o.CPUProfile); err != nil {
+			outs.Close()
 			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload_cpuprofile: %v", err)
 		}
-		closers = append(closers, stop)
 	}
-	return ec, closeOutputs, nil
+	return ec, outs.Close, nil
 }
 
 // checkAtEnd logs the checks asked for at the end of the run: the table's

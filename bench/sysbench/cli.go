@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -194,35 +193,26 @@ func engineConfig(o *Options, env *Env, log *slog.Logger, seed uint64, wl *Workl
 	if o.ReportInterval > 0 {
 		ec.Sinks = append(ec.Sinks, &intervalSink{w: env.Stdout, o: o, wl: wl, poisson: poisson})
 	}
-	var closers []func()
-	closeOutputs = func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
+	outs := &bench.RunOutputs{}
 	if o.Records != "" {
-		f, err := os.OpenFile(o.Records, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-		if err != nil {
-			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload-records: %v", err)
-		}
-		closers = append(closers, func() { f.Close() })
 		agent := o.Agent
 		if agent == "" {
 			agent = agentutil.Hostname()
 		}
-		rs := bench.NewRecordSink(record.NewWriter(f), record.Meta{Agent: agent, Workload: "sysbench/" + o.Workload, Phase: "run", Settings: settings})
+		rs, err := outs.Records(o.Records, record.Meta{Agent: agent, Workload: "sysbench/" + o.Workload, Phase: "run", Settings: settings})
+		if err != nil {
+			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload-records: %v", err)
+		}
 		rs.Counters = wl.Counters
 		ec.Sinks = append(ec.Sinks, rs)
 	}
 	if o.CPUProfile != "" {
-		stop, err := agentutil.StartCPUProfile(o.CPUProfile)
-		if err != nil {
-			closeOutputs()
+		if err := outs.CPUProfile(o.CPUProfile); err != nil {
+			outs.Close()
 			return ec, nil, exitcode.Errorf(exitcode.Config, "--ybload-cpuprofile: %v", err)
 		}
-		closers = append(closers, stop)
 	}
-	return ec, closeOutputs, nil
+	return ec, outs.Close, nil
 }
 
 // reportRun writes sysbench's final report of the run on standard output,
