@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // CommandLine is the command line's part of a spec: a spec file, the
@@ -48,24 +49,12 @@ func Load(cl CommandLine) (Spec, error) {
 	// Presets go in after the flags so that a condition sees the profile
 	// the flags chose, and skip what a flag set, so a flag still wins.
 	presetProvider := false
-	for _, p := range presets {
-		asked := false
-		for _, n := range cl.Presets {
-			asked = asked || n == p.Name
+	for _, a := range presetValues(cl, &s) {
+		if err := SetString(&s, a.v.Setting, a.v.Value); err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", a.preset, err))
 		}
-		if !asked {
-			continue
-		}
-		for _, v := range p.Values {
-			if _, flag := cl.Flags[v.Setting]; flag || (v.When != nil && !v.When(&s)) {
-				continue
-			}
-			if err := SetString(&s, v.Setting, v.Value); err != nil {
-				errs = append(errs, fmt.Errorf("--%s: %w", p.Name, err))
-			}
-			s.setFrom(v.Setting, fmt.Sprintf("--%s (%s=%s)", p.Name, v.Setting, v.Value))
-			presetProvider = presetProvider || v.Setting == "provider"
-		}
+		s.setFrom(a.v.Setting, fmt.Sprintf("--%s (%s=%s)", a.preset, a.v.Setting, a.v.Value))
+		presetProvider = presetProvider || a.v.Setting == "provider"
 	}
 	for _, n := range cl.Presets {
 		found := false
@@ -95,4 +84,29 @@ func LoadEnv(s *Spec, getenv func(string) string) error {
 	}
 	inferProvider(s, getenv(EnvName(inventorySetting)) != "", getenv(EnvName("provider")) != "")
 	return errors.Join(errs...)
+}
+
+// presetValue is a value a preset the command line asked for sets.
+type presetValue struct {
+	preset string
+	v      PresetValue
+}
+
+// presetValues are the values the asked presets set on s: each preset's
+// values but those a flag sets by name (a flag wins) and those whose
+// condition s does not meet. Load applies them, Origins names them.
+func presetValues(cl CommandLine, s *Spec) []presetValue {
+	var out []presetValue
+	for _, p := range presets {
+		if !slices.Contains(cl.Presets, p.Name) {
+			continue
+		}
+		for _, v := range p.Values {
+			if _, flag := cl.Flags[v.Setting]; flag || (v.When != nil && !v.When(s)) {
+				continue
+			}
+			out = append(out, presetValue{p.Name, v})
+		}
+	}
+	return out
 }

@@ -30,20 +30,8 @@ func Origins(cl CommandLine) map[string]string {
 	// A preset's conditions are judged on the spec the flags made, as
 	// Load judges them.
 	s, _ := Load(cl)
-	for _, p := range presets {
-		asked := false
-		for _, n := range cl.Presets {
-			asked = asked || n == p.Name
-		}
-		if !asked {
-			continue
-		}
-		for _, v := range p.Values {
-			if _, flag := cl.Flags[v.Setting]; flag || (v.When != nil && !v.When(&s)) {
-				continue
-			}
-			out[v.Setting] = "--" + p.Name
-		}
+	for _, a := range presetValues(cl, &s) {
+		out[a.v.Setting] = "--" + a.preset
 	}
 	for name := range cl.Flags {
 		out[name] = "--" + FlagName(name)
