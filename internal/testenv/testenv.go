@@ -6,13 +6,17 @@
 package testenv
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +68,31 @@ type Endpoints struct {
 	// Chromium is Debian's chromium, for the browser test of report.html
 	// (scripts/testenv/chromium.sh).
 	Chromium *Chromium `json:"chromium,omitempty"`
+	// ProviderBuilds are the real Terraform providers built from their Go
+	// source (scripts/testenv/provider-builds.sh).
+	ProviderBuilds *ProviderBuilds `json:"provider_builds,omitempty"`
+}
+
+// ProviderBuilds are the Terraform providers built from source, and the
+// CLI configuration (TF_CLI_CONFIG_FILE) whose filesystem mirror installs
+// them.
+type ProviderBuilds struct {
+	CLIConfig string        `json:"cli_config"`
+	AWS       ProviderBuild `json:"aws"`
+	Google    ProviderBuild `json:"google"`
+}
+
+// ProviderBuild is one provider binary and what it was built from.
+type ProviderBuild struct {
+	Binary  string `json:"binary"`
+	Version string `json:"version"` // the Go module's pseudo-version
+	Source  string `json:"source"`  // the commit, and the release it is nearest
+	// Services are the service packages the build registers ("all": the
+	// whole provider).
+	Services []string `json:"services"`
+	// InstalledAs is the version the CLI configuration's mirror gives it:
+	// the one its module pins.
+	InstalledAs string `json:"installed_as"`
 }
 
 // Chromium is the headless browser's binary.
@@ -285,6 +314,20 @@ func ProviderSchemaFor(t testing.TB, provider string) string {
 	return e.ProviderSchemas[provider]
 }
 
+// ProviderBuildsFor returns the test environment's provider builds, or
+// skips (fails under `make test`).
+func ProviderBuildsFor(t testing.TB) *ProviderBuilds {
+	t.Helper()
+	e, err := Load()
+	if err == nil && (e.ProviderBuilds == nil || e.ProviderBuilds.CLIConfig == "") {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		missing(t, "the Terraform providers built from source", err)
+	}
+	return e.ProviderBuilds
+}
+
 // MotoFor returns the test environment's moto server with its state reset
 // (no resources, no SSM parameters), or skips (fails under `make test`).
 // Tests that use it must not run in parallel with one another.
@@ -319,4 +362,71 @@ func (m *Moto) Reset() error {
 // URL returns a PostgreSQL connection URL for the given database.
 func (p *Postgres) URL(database string) string {
 	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", p.User, p.Password, p.Host, p.Port, database)
+}
+
+// StartRecording empties moto's request log and starts it: from now on
+// the server records every request it is sent (its recorder API).
+func (m *Moto) StartRecording() error {
+	for _, verb := range []string{"reset-recording", "start-recording"} {
+		if err := m.post("/moto-api/recorder/" + verb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Recorded stops moto's request log and returns the requests it holds,
+// one line each: the method, the path and the action or target asked for.
+func (m *Moto) Recorded() ([]string, error) {
+	resp, err := http.Get(m.URL + "/moto-api/recorder/download-recording")
+	if err != nil {
+		return nil, fmt.Errorf("moto recording: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("moto recording: %s %v", resp.Status, err)
+	}
+	if err := m.post("/moto-api/recorder/stop-recording"); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var rec struct {
+			Method  string            `json:"method"`
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+			Body    string            `json:"body"`
+			Encoded bool              `json:"body_encoded"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			return nil, fmt.Errorf("moto recording: %w", err)
+		}
+		what := rec.Headers["X-Amz-Target"]
+		if rec.Encoded {
+			if b, err := base64.StdEncoding.DecodeString(rec.Body); err == nil {
+				rec.Body = string(b)
+			}
+		}
+		if v, err := url.ParseQuery(rec.Body); err == nil && v.Get("Action") != "" {
+			what = v.Get("Action")
+		}
+		out = append(out, strings.TrimSpace(rec.Method+" "+rec.URL+" "+what))
+	}
+	return out, nil
+}
+
+func (m *Moto) post(path string) error {
+	resp, err := http.Post(m.URL+path, "application/json", nil)
+	if err != nil {
+		return fmt.Errorf("moto %s: %w", path, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("moto %s: %s", path, resp.Status)
+	}
+	return nil
 }

@@ -5,7 +5,9 @@
 # Each component script (scripts/testenv/<name>.sh up) starts its server if it
 # is not already running and writes its own fragment .testenv/<name>.json; this
 # script merges the fragments. Components: postgres, cassandra, tools,
-# providers (the Terraform provider schemas, no server), moto (the AWS APIs),
+# providers (the Terraform provider schemas, no server), provider-builds (the
+# real aws and google providers built from their Go source, no server), moto
+# (the AWS APIs),
 # junit (PyPI junitparser in a venv, no server), refs (YCSB core 0.17.0 and
 # yb-sample-apps 1.0.11 from Maven Central, no server), chromium (Debian's
 # headless browser, no server).
@@ -15,7 +17,7 @@ root=$(cd "$here/../.." && pwd)
 state=${YBBENCH_TESTENV_DIR:-$root/.testenv}
 out=${YBBENCH_TESTENV:-$state/endpoints.json}
 mkdir -p "$state"
-components=${YBBENCH_TESTENV_COMPONENTS:-tools providers moto postgres cassandra junit refs chromium}
+components=${YBBENCH_TESTENV_COMPONENTS:-tools providers provider-builds moto postgres cassandra junit refs chromium}
 for c in $components; do
   start=$(date +%s)
   "$here/$c.sh" up "$state"
