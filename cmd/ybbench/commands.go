@@ -77,6 +77,9 @@ func upCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The lock goes when the command returns, not only with the
+			// process (a caller in the same process may tear the run down).
+			defer r.Close()
 			// The id alone on stdout, as soon as the run exists (RUN=$(ybbench
 			// up …) works, and a failed up still names the run to tear down);
 			// everything else goes to stderr.

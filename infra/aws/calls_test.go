@@ -156,10 +156,11 @@ func TestTerraformCalls(t *testing.T) {
 		t.Fatalf("Destroy: %v", err)
 	}
 	calls = tf.Calls(t)[n:]
-	if len(calls) != 2 || calls[0].Args[0] != "version" || calls[1].Args[0] != "destroy" {
+	// show: what the state records, before destroy (removeUntracked).
+	if len(calls) != 3 || calls[0].Args[0] != "version" || calls[1].Args[0] != "show" || calls[2].Args[0] != "destroy" {
 		t.Fatalf("destroy calls: %v", calls)
 	}
-	if d := calls[1]; d.Cwd != work || !has(d, "-auto-approve") || !has(d, "-input=false") || !has(d, "-var-file="+varFile) {
+	if d := calls[2]; d.Cwd != work || !has(d, "-auto-approve") || !has(d, "-input=false") || !has(d, "-var-file="+varFile) {
 		t.Errorf("destroy %v in %s", d.Args, d.Cwd)
 	}
 	for _, name := range []string{terraform.StateFileName, terraform.StateFileName + ".backup"} {

@@ -37,6 +37,7 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 
 	stack, tfErr := terraform.New(ctx, nil, runDir, terraform.Binary(terraform.RunBinary(p.terraformBin, c.Meta[MetaTerraformBinary])), terraform.Logger(log))
 	if tfErr == nil {
+		p.removeUntracked(ctx, stack, region, c.Name, log)
 		tfErr = stack.Destroy(ctx)
 	}
 	if tfErr != nil {
@@ -54,20 +55,75 @@ func (p *Provider) Destroy(ctx context.Context, c *infra.Cluster) error {
 	return nil
 }
 
-// remains lists what of the run is still in the region: the janitor's
-// listing of the run, its damaged resources returned, not logged.
-func (p *Provider) remains(ctx context.Context, region, runID string, log *slog.Logger) ([]infra.Resource, []error, error) {
+// removeUntracked deletes, before Terraform's destroy, what the region
+// holds of the run that Terraform's state does not record: what an apply
+// stopped by SIGKILL had made and not yet written down. Left there, a
+// subnet or a group the state does not know holds the VPC it does know,
+// and destroy waits out the provider's timeout on it (20 minutes for a
+// VPC) before failing. Only the run's own resources are candidates (its
+// id and ybbench's managed mark, as the janitor lists them); when the
+// state cannot be read, nothing is deleted here and destroy goes on.
+func (p *Provider) removeUntracked(ctx context.Context, stack *terraform.Stack, region, runID string, log *slog.Logger) {
+	known, err := stack.StateValues(ctx)
+	if err != nil {
+		log.Warn("cannot read Terraform's state; leaving what it may not record to the check after destroy", "err", err)
+		return
+	}
+	j, err := p.janitor(ctx, region, log)
+	if err != nil {
+		log.Warn("cannot list the run's resources before destroy", "err", err)
+		return
+	}
+	all, _, err := j.list(ctx, infra.JanitorFilter{RunID: runID})
+	if err != nil {
+		log.Warn("cannot list the run's resources before destroy", "err", err)
+		return
+	}
+	var untracked []infra.Resource
+	for _, r := range all {
+		if !known[r.ID] {
+			untracked = append(untracked, r)
+		}
+	}
+	if len(untracked) == 0 {
+		return
+	}
+	log.Warn("the run has resources Terraform's state does not record (an apply stopped before it wrote them down); deleting them before destroy",
+		"resources", resourceList(untracked))
+	if left, err := j.Delete(ctx, untracked); err != nil {
+		log.Warn("deleting what the state does not record", "err", err, "left", resourceList(left))
+	}
+}
+
+// janitor is the run's region's janitor, on the provider's EC2 client
+// when tests set one.
+func (p *Provider) janitor(ctx context.Context, region string, log *slog.Logger) (*Janitor, error) {
 	client := withJanitorEC2(p.ec2)
 	if p.ec2 == nil {
 		cfg, err := p.config(ctx, region)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		client = JanitorConfig(cfg)
 	}
-	j, err := NewJanitor(ctx, region, client, JanitorLogger(log))
+	return NewJanitor(ctx, region, client, JanitorLogger(log))
+}
+
+// remains lists what of the run is still in the region: the janitor's
+// listing of the run, its damaged resources returned, not logged.
+func (p *Provider) remains(ctx context.Context, region, runID string, log *slog.Logger) ([]infra.Resource, []error, error) {
+	j, err := p.janitor(ctx, region, log)
 	if err != nil {
 		return nil, nil, err
 	}
 	return j.list(ctx, infra.JanitorFilter{RunID: runID})
+}
+
+// resourceList is rs for a log line.
+func resourceList(rs []infra.Resource) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.String()
+	}
+	return out
 }

@@ -97,7 +97,7 @@ func TestDestroyChecksWhatRemains(t *testing.T) {
 			p.ec2 = &janRecorder{janitorEC2: f}
 			err := p.Destroy(context.Background(), destroyCluster(t, run, tf))
 
-			if calls := tf.Calls(t); len(calls) != 2 || calls[1].Args[0] != "destroy" {
+			if calls := tf.Calls(t); len(calls) != 3 || calls[1].Args[0] != "show" || calls[2].Args[0] != "destroy" {
 				t.Errorf("terraform calls: %v", calls)
 			}
 			if tc.left == nil && tc.unsure == nil {

@@ -21,7 +21,7 @@ import (
 // keeping the old one as the backup, as Terraform does), both plan and
 // state readable by all, as Terraform 1.5.7 leaves them with a umask of
 // 022, so that a test sees the Stack make them private again; output from
-// output.json. A file fail-<command> in its directory makes that command
+// output.json; show -json from show.json (SetShow), else a failure. A file fail-<command> in its directory makes that command
 // print a line, then the file to stderr, and exit 1.
 const script = `#!/bin/sh
 dir=@DIR@
@@ -50,6 +50,8 @@ plan)
   exit 2 ;;
 apply) echo "Apply complete! Resources: 4 added, 0 changed, 0 destroyed."; echo '{"version":4}' >terraform.tfstate; chmod 644 terraform.tfstate ;;
 output) cat "$dir/output.json" ;;
+show)
+  if [ -f "$dir/show.json" ]; then cat "$dir/show.json"; else echo "fake terraform: no state to show (SetShow)" >&2; exit 1; fi ;;
 destroy)
   if [ -f terraform.tfstate ]; then cp terraform.tfstate terraform.tfstate.backup; chmod 644 terraform.tfstate.backup; fi
   echo "Destroy complete! Resources: 4 destroyed."; echo '{"version":4,"resources":[]}' >terraform.tfstate; chmod 644 terraform.tfstate ;;
@@ -88,6 +90,10 @@ func New(t testing.TB, opts ...Option) *Fake {
 	}
 	return f
 }
+
+// SetShow sets what `terraform show -json` prints (without it, show
+// fails, as it would on an unreadable state).
+func (f *Fake) SetShow(t testing.TB, showJSON string) { f.write(t, "show.json", showJSON) }
 
 // SetOutput sets what `terraform output -json` prints.
 func (f *Fake) SetOutput(t testing.TB, outputJSON string) { f.write(t, "output.json", outputJSON) }

@@ -1,0 +1,203 @@
+//go:build integration || e2e
+
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/testenv"
+)
+
+// realAWS is the real AWS provider, built from its source by the test
+// environment, aimed at the test environment's moto server: this
+// process's environment (and so every ybbench the test runs) has moto's
+// endpoint and static credentials for the SDK and the provider alike,
+// the test environment's terraform, and the CLI configuration whose
+// dev_overrides install the provider build. Nothing else is changed:
+// the module, the variables and the state are ybbench's own.
+type realAWS struct {
+	ec     *ec2.Client
+	moto   *testenv.Moto
+	builds *testenv.ProviderBuilds
+}
+
+func realAWSEnv(t *testing.T) *realAWS {
+	t.Helper()
+	b := testenv.ProviderBuildsFor(t)
+	m := testenv.MotoFor(t)
+	t.Setenv("AWS_ENDPOINT_URL", m.URL)
+	t.Setenv("AWS_ACCESS_KEY_ID", "testing")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "testing")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	for _, k := range []string{"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/ybbench-test")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/ybbench-test")
+	t.Setenv("YBBENCH_TERRAFORM", testenv.TerraformFor(t))
+	t.Setenv("TF_CLI_CONFIG_FILE", b.CLIConfig)
+	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"), config.WithBaseEndpoint(m.URL),
+		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("testing", "testing", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &realAWS{ec: ec2.NewFromConfig(cfg), moto: m, builds: b}
+}
+
+// canonicalAMI is one of moto's Canonical images, as a user would name
+// it with --image.
+func (r *realAWS) canonicalAMI(t *testing.T) string {
+	t.Helper()
+	imgs, err := r.ec.DescribeImages(context.Background(), &ec2.DescribeImagesInput{Owners: []string{"099720109477"},
+		Filters: []types.Filter{{Name: aws.String("architecture"), Values: []string{"x86_64"}}}})
+	if err != nil || len(imgs.Images) == 0 {
+		t.Fatalf("moto's Canonical images: %v", err)
+	}
+	return aws.ToString(imgs.Images[0].ImageId)
+}
+
+// motoRun is what moto holds of one run, found by the run's id tag (and,
+// for what carries no tag of its own, by the run's subnet). Placement
+// groups are not among them: moto 5.2.5 implements neither
+// CreatePlacementGroup nor DescribePlacementGroups, so the module's
+// placement_group stays off (its default) here and each instance's
+// placement is checked instead.
+type motoRun struct {
+	instances  []types.Instance // not terminated
+	volumes    []types.Volume
+	groups     []types.SecurityGroup
+	rules      []types.SecurityGroupRule
+	keys       []types.KeyPairInfo
+	vpcs       []types.Vpc
+	subnets    []types.Subnet
+	enis       []types.NetworkInterface
+}
+
+func (r *realAWS) run(t *testing.T, id string, subnetIDs ...string) motoRun {
+	t.Helper()
+	ctx := context.Background()
+	byRun := []types.Filter{{Name: aws.String("tag:ybbench:run-id"), Values: []string{id}}}
+	var m motoRun
+	inst, err := r.ec.DescribeInstances(ctx, &ec2.DescribeInstancesInput{Filters: append(byRun,
+		types.Filter{Name: aws.String("instance-state-name"), Values: []string{"pending", "running", "stopping", "stopped", "shutting-down"}})})
+	must(t, err)
+	for _, res := range inst.Reservations {
+		m.instances = append(m.instances, res.Instances...)
+	}
+	vols, err := r.ec.DescribeVolumes(ctx, &ec2.DescribeVolumesInput{})
+	must(t, err)
+	ids := map[string]bool{}
+	for _, i := range m.instances {
+		ids[aws.ToString(i.InstanceId)] = true
+	}
+	for _, v := range vols.Volumes {
+		attachedToRun := false
+		for _, a := range v.Attachments {
+			attachedToRun = attachedToRun || ids[aws.ToString(a.InstanceId)]
+		}
+		if attachedToRun || hasTag(v.Tags, "ybbench:run-id", id) {
+			m.volumes = append(m.volumes, v)
+		}
+	}
+	sgs, err := r.ec.DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{Filters: byRun})
+	must(t, err)
+	m.groups = sgs.SecurityGroups
+	for _, g := range m.groups {
+		rules, err := r.ec.DescribeSecurityGroupRules(ctx, &ec2.DescribeSecurityGroupRulesInput{Filters: []types.Filter{
+			{Name: aws.String("group-id"), Values: []string{aws.ToString(g.GroupId)}}}})
+		must(t, err)
+		m.rules = append(m.rules, rules.SecurityGroupRules...)
+	}
+	keys, err := r.ec.DescribeKeyPairs(ctx, &ec2.DescribeKeyPairsInput{Filters: byRun})
+	must(t, err)
+	m.keys = keys.KeyPairs
+	vpcs, err := r.ec.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{Filters: byRun})
+	must(t, err)
+	m.vpcs = vpcs.Vpcs
+	subnets, err := r.ec.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{Filters: byRun})
+	must(t, err)
+	m.subnets = subnets.Subnets
+	for _, s := range m.subnets {
+		subnetIDs = append(subnetIDs, aws.ToString(s.SubnetId))
+	}
+	if len(subnetIDs) > 0 {
+		enis, err := r.ec.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{Filters: []types.Filter{
+			{Name: aws.String("subnet-id"), Values: subnetIDs}}})
+		must(t, err)
+		m.enis = enis.NetworkInterfaces
+	}
+	return m
+}
+
+// empty says what of the run moto still holds ("" when nothing).
+func (m motoRun) left() map[string]int {
+	out := map[string]int{}
+	for k, n := range map[string]int{"instances": len(m.instances), "volumes": len(m.volumes), "security groups": len(m.groups),
+		"key pairs": len(m.keys), "vpcs": len(m.vpcs), "subnets": len(m.subnets),
+		"network interfaces": len(m.enis)} {
+		if n > 0 {
+			out[k] = n
+		}
+	}
+	return out
+}
+
+// userData is an instance's user data as moto returns it, decoded.
+func (r *realAWS) userData(t *testing.T, instanceID string) string {
+	t.Helper()
+	out, err := r.ec.DescribeInstanceAttribute(context.Background(), &ec2.DescribeInstanceAttributeInput{
+		InstanceId: aws.String(instanceID), Attribute: types.InstanceAttributeNameUserData})
+	must(t, err)
+	if out.UserData == nil {
+		return ""
+	}
+	b, err := base64.StdEncoding.DecodeString(aws.ToString(out.UserData.Value))
+	must(t, err)
+	return string(b)
+}
+
+func hasTag(tags []types.Tag, k, v string) bool {
+	for _, tg := range tags {
+		if aws.ToString(tg.Key) == k && aws.ToString(tg.Value) == v {
+			return true
+		}
+	}
+	return false
+}
+
+func tagMap(tags []types.Tag) map[string]string {
+	out := map[string]string{}
+	for _, tg := range tags {
+		out[aws.ToString(tg.Key)] = aws.ToString(tg.Value)
+	}
+	return out
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// clusterOf reads a run's cluster.json.
+func clusterOf(t *testing.T, runDir string) infra.Cluster {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(runDir, "cluster.json"))
+	must(t, err)
+	var c infra.Cluster
+	must(t, json.Unmarshal(b, &c))
+	return c
+}
