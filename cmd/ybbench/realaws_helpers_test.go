@@ -75,14 +75,14 @@ func (r *realAWS) canonicalAMI(t *testing.T) string {
 // placement_group stays off (its default) here and each instance's
 // placement is checked instead.
 type motoRun struct {
-	instances  []types.Instance // not terminated
-	volumes    []types.Volume
-	groups     []types.SecurityGroup
-	rules      []types.SecurityGroupRule
-	keys       []types.KeyPairInfo
-	vpcs       []types.Vpc
-	subnets    []types.Subnet
-	enis       []types.NetworkInterface
+	instances []types.Instance // not terminated
+	volumes   []types.Volume
+	groups    []types.SecurityGroup
+	rules     []types.SecurityGroupRule
+	keys      []types.KeyPairInfo
+	vpcs      []types.Vpc
+	subnets   []types.Subnet
+	enis      []types.NetworkInterface
 }
 
 func (r *realAWS) run(t *testing.T, id string, subnetIDs ...string) motoRun {
