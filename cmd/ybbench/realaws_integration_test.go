@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-exec/tfexec"
 
@@ -39,8 +38,6 @@ import (
 // then holds exactly the plan's resources; cluster.json is the apply's
 // output; a second plan changes nothing; `ybbench down` leaves nothing
 // and the janitor finds nothing.
-
-const testSSHCIDR = "203.0.113.7/32"
 
 // upAWS starts `ybbench up` of a profile on moto and returns, with the
 // process still running, once the hosts are made: the line that begins
@@ -430,33 +427,6 @@ func downAndCheckGone(t *testing.T, r *realAWS, runs, id string, subnets []strin
 	checkGone(t, r, runs, id, subnets)
 }
 
-// checkGone: moto holds nothing of the run, the janitor finds nothing,
-// and Terraform's state holds no resource.
-func checkGone(t *testing.T, r *realAWS, runs, id string, subnets []string) {
-	t.Helper()
-	after := r.run(t, id, subnets...)
-	after.enis = launchENIsGap(t, r, after.enis)
-	if left := after.left(); len(left) > 0 {
-		t.Errorf("after down, moto still holds of the run: %v", left)
-	}
-	code, out, err := ybbenchCmd(t, "janitor", "--provider", "aws", "--region", "us-east-1", "--run", id, "-o", "json")
-	var jan struct {
-		Found []json.RawMessage `json:"found"`
-	}
-	if code != 0 || json.Unmarshal([]byte(out), &jan) != nil || len(jan.Found) != 0 {
-		t.Errorf("janitor after down: exit %d: %v\n%s", code, err, out)
-	}
-	st, err := os.ReadFile(filepath.Join(runs, id, "terraform", "terraform.tfstate"))
-	must(t, err)
-	var state struct {
-		Resources []json.RawMessage `json:"resources"`
-	}
-	must(t, json.Unmarshal(st, &state))
-	if len(state.Resources) != 0 {
-		t.Errorf("Terraform's state still lists %d resources after down", len(state.Resources))
-	}
-}
-
 func subnetIDs(m motoRun) []string {
 	var out []string
 	for _, s := range m.subnets {
@@ -499,23 +469,6 @@ func TestIntegrationRealAWSProviderI3(t *testing.T) {
 		t.Errorf("ybbench up: exit %d after SIGKILL", code)
 	}
 	downAndCheckGone(t, r, runs, id, subnetIDs(m))
-}
-
-// ybbenchWithRegistry runs the command line in this process with the
-// parts of reg: the test's way to give the aws provider a module with an
-// override file of the test's own.
-func ybbenchWithRegistry(t *testing.T, reg *parts.Registry, args ...string) (int, string) {
-	t.Helper()
-	var out bytes.Buffer
-	root := newRootWith(&out, &out, reg)
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	if err != nil {
-		out.WriteString("\nerror: " + err.Error())
-	}
-	return exitcode.Of(err), out.String()
 }
 
 // awsWithModule is the built-in registry whose aws provider applies
@@ -668,38 +621,4 @@ func TestIntegrationRealAWSMaxCostBeforeAnyCall(t *testing.T) {
 	if entries, _ := os.ReadDir(runs); len(entries) != 0 {
 		t.Errorf("%d runs left in %s", len(entries), runs)
 	}
-}
-
-// launchENIsGap drops from enis the interfaces moto (5.2.5) keeps after
-// their instance is terminated: the primary interface an instance was
-// launched with, which AWS deletes with the instance and moto marks
-// DeleteOnTermination=false and keeps. What it returns is left for
-// another reason.
-func launchENIsGap(t *testing.T, r *realAWS, enis []types.NetworkInterface) []types.NetworkInterface {
-	t.Helper()
-	var ids []string
-	for _, n := range enis {
-		if n.Attachment != nil {
-			ids = append(ids, aws.ToString(n.Attachment.InstanceId))
-		}
-	}
-	terminated := map[string]bool{}
-	if len(ids) > 0 {
-		out, err := r.ec.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{InstanceIds: ids})
-		must(t, err)
-		for _, res := range out.Reservations {
-			for _, i := range res.Instances {
-				terminated[aws.ToString(i.InstanceId)] = i.State != nil && i.State.Name == types.InstanceStateNameTerminated
-			}
-		}
-	}
-	var other []types.NetworkInterface
-	for _, n := range enis {
-		a := n.Attachment
-		if a != nil && aws.ToInt32(a.DeviceIndex) == 0 && terminated[aws.ToString(a.InstanceId)] {
-			continue
-		}
-		other = append(other, n)
-	}
-	return other
 }
