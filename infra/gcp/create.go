@@ -48,6 +48,37 @@ func tfDir(runDir string) string { return filepath.Join(runDir, "terraform") }
 // a second Create of the same run changes nothing. It returns when
 // Terraform has made the hosts; they are still booting then.
 func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.Cluster, error) {
+	w, err := p.prepare(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	out, err := w.stack.Up(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
+	}
+	c, err := p.cluster(spec.Name, w.runDir, w.keyFile, w.facts, w.state, out)
+	if err != nil {
+		return nil, err
+	}
+	c.Meta[infra.MetaTerraformVersion] = w.stack.Version()
+	c.Meta[infra.MetaTerraformBinary] = w.stack.BinaryPath()
+	p.log.With("run", spec.Name).Info("gcp hosts made", "hosts", len(c.Hosts), "project", w.facts.project, "zone", w.facts.zone, "expires", w.state.Expires)
+	return c, nil
+}
+
+// prepared is a run's Terraform stack, ready to apply, and what was
+// learned and decided on the way.
+type prepared struct {
+	stack           *terraform.Stack
+	facts           *facts
+	state           runState
+	runDir, keyFile string
+}
+
+// prepare checks spec, fixes and saves the run's state, renders each
+// host's user data and the module's variables, and makes the stack: all
+// of Create but the apply.
+func (p *Provider) prepare(ctx context.Context, spec infra.ClusterSpec) (*prepared, error) {
 	runDir, pubKey, keyFile, err := createInputs(spec)
 	if err != nil {
 		return nil, err
@@ -108,18 +139,7 @@ func (p *Provider) Create(ctx context.Context, spec infra.ClusterSpec) (*infra.C
 	if err != nil {
 		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
 	}
-	out, err := stack.Up(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("gcp hosts of run %s: %w", spec.Name, err)
-	}
-	c, err := p.cluster(spec.Name, runDir, keyFile, f, st, out)
-	if err != nil {
-		return nil, err
-	}
-	c.Meta[infra.MetaTerraformVersion] = stack.Version()
-	c.Meta[infra.MetaTerraformBinary] = stack.BinaryPath()
-	log.Info("gcp hosts made", "hosts", len(c.Hosts), "project", f.project, "zone", f.zone, "expires", st.Expires)
-	return c, nil
+	return &prepared{stack: stack, facts: f, state: st, runDir: runDir, keyFile: keyFile}, nil
 }
 
 // createInputs checks what Create needs beyond the check's settings: a
