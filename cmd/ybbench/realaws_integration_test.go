@@ -545,6 +545,9 @@ func TestIntegrationRealAWSProviderKilledDuringApply(t *testing.T) {
 	id := entries[0].Name()
 	log := filepath.Join(runs, id, "logs", "terraform.log")
 	waitForLine(t, log, "aws_vpc.run: Creation complete", p.done)
+	// The event: moto holds the run's subnet, which the provider is still
+	// making (it waits for it, then sets an attribute).
+	r.waitFor(t, p.done, func() bool { return len(r.run(t, id).subnets) > 0 })
 	if code := p.signal(t, syscall.SIGKILL); code != 128+9 {
 		t.Fatalf("exit %d after SIGKILL", code)
 	}
@@ -556,7 +559,25 @@ func TestIntegrationRealAWSProviderKilledDuringApply(t *testing.T) {
 	if len(m.vpcs) != 1 {
 		t.Fatalf("moto holds %v of the killed run; want its VPC", m.left())
 	}
-	code, out, err := ybbenchCmd(t, "down", "--runs-dir", runs, "--run", id)
+	untracked := untrackedOf(t, filepath.Join(runs, id), m)
+	t.Logf("moto holds of the killed run %v; the state does not record %v", m.left(), untracked)
+	if len(untracked) == 0 {
+		t.Fatal("the state records all moto holds: the kill came too late for the case this test is about")
+	}
+	cmd := exec.Command(builtYbbench(t), "down", "--runs-dir", runs, "--run", id)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	runErr := cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	out, err := "", errors.New(stderr.String())
+	if runErr != nil && code < 0 {
+		t.Fatal(runErr)
+	}
+	for _, x := range untracked {
+		if !strings.Contains(stderr.String(), x) {
+			t.Errorf("down did not say it removed %s, which the state does not record:\n%s", x, stderr.String())
+		}
+	}
 	switch code {
 	case 0:
 	case exitcode.Teardown:
@@ -573,6 +594,24 @@ func TestIntegrationRealAWSProviderKilledDuringApply(t *testing.T) {
 		t.Fatalf("down after the kill: exit %d: %v\n%s", code, err, out)
 	}
 	checkGone(t, r, runs, id, subnetIDs(m))
+}
+
+// waitFor waits until cond holds, failing the test if the process ends
+// first.
+func (r *realAWS) waitFor(t *testing.T, exited <-chan struct{}, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		select {
+		case <-exited:
+			t.Fatal("the process ended before moto held what the test waits for")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("moto never held what the test waits for")
 }
 
 // waitForLine waits until the file holds a line containing s, failing
@@ -621,4 +660,27 @@ func TestIntegrationRealAWSMaxCostBeforeAnyCall(t *testing.T) {
 	if entries, _ := os.ReadDir(runs); len(entries) != 0 {
 		t.Errorf("%d runs left in %s", len(entries), runs)
 	}
+}
+
+// untrackedOf lists the ids of the run's subnets, groups and key pairs
+// moto holds that the run's Terraform state does not record.
+func untrackedOf(t *testing.T, runDir string, m motoRun) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(runDir, "terraform", "terraform.tfstate"))
+	must(t, err)
+	var out []string
+	for _, id := range append(subnetIDs(m), groupIDs(m)...) {
+		if !strings.Contains(string(b), id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func groupIDs(m motoRun) []string {
+	var out []string
+	for _, g := range m.groups {
+		out = append(out, aws.ToString(g.GroupId))
+	}
+	return out
 }

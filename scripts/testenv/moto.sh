@@ -61,7 +61,9 @@ up() {
     local port pid t0=$SECONDS
     port=$(free_port)
     # setsid: the server outlives this script and the make that ran it.
-    MOTO_EC2_ENABLE_INSTANCE_TYPE_VALIDATION=true MOTO_ENABLE_AMI_VALIDATION=true \
+    # The recorder (the tests' request log) writes its file here, not in
+    # the directory the server was started from.
+    MOTO_EC2_ENABLE_INSTANCE_TYPE_VALIDATION=true MOTO_ENABLE_AMI_VALIDATION=true MOTO_RECORDER_FILEPATH="$dir/recording" \
       setsid "$venv/bin/moto_server" -H 127.0.0.1 -p "$port" >"$dir/server.log" 2>&1 9>&- </dev/null &
     pid=$!
     echo "$pid" >"$dir/pid"
