@@ -11,7 +11,6 @@ import (
 // e2e tier can write, each with why. Every other field is written by at
 // least one real run of the tier, and validated there (checkSchema).
 var unwrittenHere = map[string]string{
-	"$.hosts[].instance_type":                                               "only a cloud host has an instance type; no cloud run can apply here",
 	"$.workloads[].repetitions[].phases[].measurements[].late":              repeatedPaced,
 	"$.workloads[].repetitions[].phases[].measurements[].response_us":       repeatedPaced,
 	"$.workloads[].repetitions[].phases[].measurements[].response_us.max":   repeatedPaced,
