@@ -7,14 +7,22 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
+	"github.com/ybbench/ybbench/pipeline/parts"
 )
 
 // ybbenchIn runs the command line in this process and returns its exit
 // code and what it printed.
 func ybbenchIn(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return ybbenchWithRegistry(t, parts.Builtin(), args...)
+}
+
+// ybbenchWithRegistry is ybbenchIn with the parts of reg: how a test gives
+// a provider a module with files of its own, or a seam only tests reach.
+func ybbenchWithRegistry(t *testing.T, reg *parts.Registry, args ...string) (int, string) {
+	t.Helper()
 	var out bytes.Buffer
-	root := newRoot(&out, &out)
+	root := newRootWith(&out, &out, reg)
 	root.SetOut(&out)
 	root.SetErr(&out)
 	root.SetArgs(args)

@@ -13,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
@@ -29,15 +27,7 @@ import (
 // here; where it could, the test must not depend on it).
 func motoEnv(t *testing.T) *ec2.Client {
 	t.Helper()
-	m := testenv.MotoFor(t)
-	t.Setenv("AWS_ENDPOINT_URL", m.URL)
-	t.Setenv("AWS_ACCESS_KEY_ID", "testing")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "testing")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	for _, k := range []string{"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("YBBENCH_TERRAFORM", testenv.TerraformFor(t))
+	ec := aimAtMoto(t, testenv.MotoFor(t))
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "terraformrc")
 	mirror := filepath.Join(dir, "mirror")
@@ -49,12 +39,7 @@ func motoEnv(t *testing.T) *ec2.Client {
 		t.Fatal(err)
 	}
 	t.Setenv("TF_CLI_CONFIG_FILE", cli)
-	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"), config.WithBaseEndpoint(m.URL),
-		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("testing", "testing", "")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ec2.NewFromConfig(cfg)
+	return ec
 }
 
 // ybbenchCmd runs the built ybbench with this process's environment (the

@@ -18,7 +18,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/ybbench/ybbench/infra"
-	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/pipeline/parts"
 )
@@ -43,6 +42,17 @@ func realAWSEnv(t *testing.T) *realAWS {
 	t.Helper()
 	b := testenv.ProviderBuildsFor(t)
 	m := testenv.MotoFor(t)
+	ec := aimAtMoto(t, m)
+	t.Setenv("TF_CLI_CONFIG_FILE", b.CLIConfig)
+	return &realAWS{ec: ec, moto: m, builds: b}
+}
+
+// aimAtMoto points every AWS call of this process, and of the ybbench and
+// Terraform it starts, at moto with static credentials and no shared
+// files, profile or instance metadata; it sets the test environment's
+// terraform, and returns an EC2 client of moto's for the test's own look.
+func aimAtMoto(t *testing.T, m *testenv.Moto) *ec2.Client {
+	t.Helper()
 	t.Setenv("AWS_ENDPOINT_URL", m.URL)
 	t.Setenv("AWS_ACCESS_KEY_ID", "testing")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "testing")
@@ -53,13 +63,12 @@ func realAWSEnv(t *testing.T) *realAWS {
 	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/ybbench-test")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/ybbench-test")
 	t.Setenv("YBBENCH_TERRAFORM", testenv.TerraformFor(t))
-	t.Setenv("TF_CLI_CONFIG_FILE", b.CLIConfig)
 	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"), config.WithBaseEndpoint(m.URL),
 		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("testing", "testing", "")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &realAWS{ec: ec2.NewFromConfig(cfg), moto: m, builds: b}
+	return ec2.NewFromConfig(cfg)
 }
 
 // canonicalAMI is one of moto's Canonical images, as a user would name
@@ -273,21 +282,4 @@ func launchENIsGap(t *testing.T, r *realAWS, enis []types.NetworkInterface) []ty
 		other = append(other, n)
 	}
 	return other
-}
-
-// ybbenchWithRegistry runs the command line in this process with the
-// parts of reg: the test's way to give the aws provider a module with an
-// override file of the test's own.
-func ybbenchWithRegistry(t *testing.T, reg *parts.Registry, args ...string) (int, string) {
-	t.Helper()
-	var out bytes.Buffer
-	root := newRootWith(&out, &out, reg)
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	if err != nil {
-		out.WriteString("\nerror: " + err.Error())
-	}
-	return exitcode.Of(err), out.String()
 }

@@ -174,6 +174,9 @@ func checkHeld(t *testing.T, r *realAWS, id, runDir string) motoRun {
 	v := readPlannedVars(t, runDir)
 	m := r.run(t, id)
 	c := clusterOf(t, runDir)
+	if v.RunID != id || c.Name != id {
+		t.Errorf("the variables name run %q and cluster.json %q; the run is %s", v.RunID, c.Name, id)
+	}
 	if len(m.instances) != len(v.Hosts) || len(c.Hosts) != len(v.Hosts) {
 		t.Fatalf("moto holds %d instances and cluster.json lists %d hosts; the variables ask for %d", len(m.instances), len(c.Hosts), len(v.Hosts))
 	}

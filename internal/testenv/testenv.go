@@ -347,17 +347,7 @@ func MotoFor(t testing.TB) *Moto {
 }
 
 // Reset empties the server's state (POST /moto-api/reset).
-func (m *Moto) Reset() error {
-	resp, err := http.Post(m.URL+"/moto-api/reset", "application/json", nil)
-	if err != nil {
-		return fmt.Errorf("reset: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("reset: %s", resp.Status)
-	}
-	return nil
-}
+func (m *Moto) Reset() error { return m.post("/moto-api/reset") }
 
 // URL returns a PostgreSQL connection URL for the given database.
 func (p *Postgres) URL(database string) string {
