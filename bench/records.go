@@ -49,6 +49,9 @@ func (s *RecordSink) Begin(info *RunInfo) error {
 	m.WarmupMS = c.Warmup.Milliseconds()
 	if c.Schedule != nil {
 		m.Schedule = c.Schedule.Describe()
+		if r, ok := c.Schedule.(interface{ OfferedRate() float64 }); ok {
+			m.TargetOpsPerSec = r.OfferedRate()
+		}
 	}
 	m.Geometry = record.Shared
 	m.Ops = append([]string(nil), s.cat.Ops...)

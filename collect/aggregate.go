@@ -37,11 +37,12 @@ func Aggregate(runDir string) (*Result, error) {
 	}
 	res := describeRun(runDir, &setup, docs)
 
+	lc := limitContextOf(&setup, res)
 	var errs []error
 	measured := 0
 	var runs []workloadFiles // the measured phases' files, for how the load was spread
 	for _, w := range setup.Workloads {
-		m := measureWorkload(runDir, w, setup.Repetitions, res.Baseline, fig, res.Versions)
+		m := measureWorkload(runDir, w, setup.Repetitions, res.Baseline, fig, res.Versions, lc)
 		res.Workloads = append(res.Workloads, m.result)
 		measured += m.measured
 		runs = append(runs, m.files...)
@@ -53,6 +54,7 @@ func Aggregate(runDir string) (*Result, error) {
 	if measured == 0 && len(errs) == 0 {
 		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
 	}
+	res.Reproduction = reproductionOf(res, setup.PublishedHardware)
 	res.Caveats = caveatsOf(res)
 	return res, errors.Join(errs...)
 }

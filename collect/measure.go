@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/ybbench/ybbench/profiles"
+	"github.com/ybbench/ybbench/record/hostcpu"
 	"github.com/ybbench/ybbench/record/repetition"
 )
 
@@ -25,7 +26,7 @@ type workloadRead struct {
 // measureWorkload reads workload w of a run of the given repetitions (0
 // or 1: none), with its published row of baseline; the ybload and driver
 // versions its agents recorded go into versions.
-func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *BaselineResult, fig figures, versions map[string]string) workloadRead {
+func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *BaselineResult, fig figures, versions map[string]string, lc limitContext) workloadRead {
 	out := workloadRead{result: WorkloadResult{Name: w.Name, Phases: []PhaseResult{}}}
 	wr := &out.result
 	if baseline != nil {
@@ -38,14 +39,14 @@ func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *
 		}
 	}
 	if repetitions <= 1 {
-		m := measureRepetition(runDir, w, 0, wr.Published, fig, versions)
+		m := measureRepetition(runDir, w, 0, wr.Published, fig, versions, lc)
 		wr.DDL = m.ddl
 		wr.takeFigures(&m.rep)
 		out.files = m.files
 		out.add(&m)
 	} else {
 		for k := 1; k <= repetitions; k++ {
-			m := measureRepetition(runDir, w, k, wr.Published, fig, versions)
+			m := measureRepetition(runDir, w, k, wr.Published, fig, versions, lc)
 			if m.ddl != "" && wr.DDL == "" {
 				wr.DDL = m.ddl
 			}
@@ -82,8 +83,8 @@ func (w *workloadRead) add(m *repetitionRead) {
 
 // takeFigures makes a repetition's figures the workload's own.
 func (w *WorkloadResult) takeFigures(r *Repetition) {
-	w.Phases, w.Throughput, w.Comparisons, w.Sanity, w.CPU, w.Problems =
-		r.Phases, r.Throughput, r.Comparisons, r.Sanity, r.CPU, r.Problems
+	w.Phases, w.Throughput, w.Comparisons, w.Sanity, w.CPU, w.Problems, w.Limit =
+		r.Phases, r.Throughput, r.Comparisons, r.Sanity, r.CPU, r.Problems, r.Limit
 }
 
 // repetitionRead is one repetition of a workload as its files say it: its
@@ -102,7 +103,7 @@ type repetitionRead struct {
 // measureRepetition reads repetition k of a workload (k = 0: the run has
 // no repetitions, and its files carry no repetition in their names): each
 // phase's agents' records merged, and the measured phase's figures.
-func measureRepetition(runDir string, w SetupWorkload, k int, published *profiles.BaselineRow, fig figures, versions map[string]string) repetitionRead {
+func measureRepetition(runDir string, w SetupWorkload, k int, published *profiles.BaselineRow, fig figures, versions map[string]string, lc limitContext) repetitionRead {
 	stem := repetition.Stem(w.Name, k)
 	name := w.Name
 	if k > 0 {
@@ -111,11 +112,11 @@ func measureRepetition(runDir string, w SetupWorkload, k int, published *profile
 	var out repetitionRead
 	rep := &out.rep
 	rep.Index, rep.Phases = k, []PhaseResult{}
-	cpu, err := cpuOf(runDir, stem)
-	if err != nil {
-		out.errs = append(out.errs, fmt.Errorf("%s: the db hosts' CPU: %w", name, err))
+	cpuFile, cpuErr := hostcpu.Read(runDir, stem, "run")
+	if cpuErr != nil {
+		out.errs = append(out.errs, fmt.Errorf("%s: the db hosts' CPU: %w", name, cpuErr))
 	}
-	rep.CPU = cpu
+	rep.CPU = cpuFrom(cpuFile)
 	for _, ph := range w.Phases {
 		ddl, err := ddlOf(runDir, stem, ph.Name)
 		if err != nil {
@@ -158,6 +159,8 @@ func measureRepetition(runDir string, w SetupWorkload, k int, published *profile
 			rep.Throughput = fig.throughput(&pr)
 			rep.Comparisons = Compare(published, &pr, rep.Throughput, rep.CPU)
 			rep.Sanity, _ = fig.sanity(&pr)
+			v := limitOf(cpuFile, cpuErr, merged, rep.Throughput, rep.Sanity, lc)
+			rep.Limit = &v
 		}
 	}
 	return out

@@ -47,6 +47,8 @@ type Phase struct {
 	Complete bool
 	Problems []string
 	Schedule string
+	// TargetOpsPerSec sums the agents' target rates (0: a closed loop).
+	TargetOpsPerSec float64
 }
 
 // Measurement is one measurement name merged over agents.
@@ -83,6 +85,7 @@ func Merge(files []AgentFile) (*Phase, error) {
 		}
 		p.Agents = append(p.Agents, af.Host)
 		p.Threads += f.Meta.Threads
+		p.TargetOpsPerSec += f.Meta.TargetOpsPerSec
 		for _, t := range f.Ticks {
 			if t.Warmup {
 				continue

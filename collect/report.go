@@ -16,7 +16,7 @@ import (
 func WriteMarkdown(w io.Writer, r *Result) error {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# ybbench run %s — profile %s\n\n", mdText(r.RunID), mdText(r.Profile))
-	s.WriteString(caveatsMarkdown(r))
+	s.WriteString(caveatsMarkdown(r) + verdictsMarkdown(r))
 	if len(r.Hosts) > 0 {
 		var db, cl []string
 		for _, h := range r.Hosts {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/profiles"
 )
@@ -49,6 +50,9 @@ type Result struct {
 	// Chosen are the settings a default chose, where they differ from the
 	// profile's (Overridden holds only what the user asked for).
 	Chosen []Choice `json:"chosen,omitempty"`
+	// Reproduction is the verdict on each published row (absent without
+	// a published table).
+	Reproduction *Reproduction `json:"reproduction,omitempty"`
 	// PreflightWarnings are the preflight's warnings, each naming its host.
 	PreflightWarnings []string `json:"preflight_warnings,omitempty"`
 }
@@ -139,6 +143,8 @@ type WorkloadResult struct {
 	// CPU is each db host's CPU over the measured phase.
 	CPU      map[string]HostCPU `json:"cpu,omitempty"`
 	Problems []string           `json:"problems,omitempty"`
+	// Limit is what limited the measured phase (collect/bottleneck).
+	Limit *bottleneck.Verdict `json:"limit,omitempty"`
 	// Repetitions are the workload's repetitions, in the order run, when
 	// the run repeated its workloads (--repeat N, N > 1); absent otherwise.
 	// The workload's own Phases, Throughput, Comparisons, Sanity and CPU
@@ -155,13 +161,14 @@ type WorkloadResult struct {
 // a workload of a run without repetitions has them.
 type Repetition struct {
 	// Index counts from 1; the ledger's steps are bench/<workload>/r<Index>/<phase>.
-	Index       int                `json:"index"`
-	Phases      []PhaseResult      `json:"phases"`
-	Throughput  float64            `json:"throughput,omitempty"`
-	Comparisons []Comparison       `json:"comparisons,omitempty"`
-	Sanity      float64            `json:"sanity,omitempty"`
-	CPU         map[string]HostCPU `json:"cpu,omitempty"`
-	Problems    []string           `json:"problems,omitempty"`
+	Index       int                 `json:"index"`
+	Phases      []PhaseResult       `json:"phases"`
+	Throughput  float64             `json:"throughput,omitempty"`
+	Comparisons []Comparison        `json:"comparisons,omitempty"`
+	Sanity      float64             `json:"sanity,omitempty"`
+	CPU         map[string]HostCPU  `json:"cpu,omitempty"`
+	Problems    []string            `json:"problems,omitempty"`
+	Limit       *bottleneck.Verdict `json:"limit,omitempty"`
 }
 
 // Spread is one figure of a workload over its repetitions: the values in

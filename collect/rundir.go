@@ -152,13 +152,12 @@ type ledgerDoc struct {
 	} `json:"steps"`
 }
 
-// cpuOf reads the db hosts' CPU over a workload's run phase from the
+// cpuFrom reads the db hosts' CPU over a workload's run phase from the
 // phase's typed CPU file (runs/<id>/cpu/<workload>-run.json); nil when the
 // run has none (the sampler could not read the hosts).
-func cpuOf(runDir, workload string) (map[string]HostCPU, error) {
-	f, err := hostcpu.Read(runDir, workload, "run")
-	if err != nil || f == nil {
-		return nil, err
+func cpuFrom(f *hostcpu.File) map[string]HostCPU {
+	if f == nil {
+		return nil
 	}
 	out := map[string]HostCPU{}
 	for host, span := range f.Hosts {
@@ -167,7 +166,7 @@ func cpuOf(runDir, workload string) (map[string]HostCPU, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, nil
+		return nil
 	}
-	return out, nil
+	return out
 }

@@ -3,6 +3,7 @@ package collect
 import (
 	"time"
 
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"github.com/ybbench/ybbench/internal/atomicfile"
 	"github.com/ybbench/ybbench/profiles"
 )
@@ -56,6 +57,22 @@ type Setup struct {
 	// CPUs is the orchestrator machine's core count: the cores of hosts
 	// that share it when the preflight could not read theirs.
 	CPUs int `json:"cpus,omitempty"`
+	// LimitRules are the rules the limit attribution used (absent in
+	// files written before it: the defaults).
+	LimitRules *bottleneck.Rules `json:"limit_rules,omitempty"`
+	// PublishedHardware is the machines the published figures were taken
+	// on, and those of each cloud provider that stand for them.
+	PublishedHardware *PublishedHardware `json:"published_hardware,omitempty"`
+}
+
+// PublishedHardware is a profile's documented machines: how many, and
+// the instance types per cloud provider (aws, gcp) that reproduce them.
+type PublishedHardware struct {
+	DBHosts     int               `json:"db_hosts"`
+	ClientHosts int               `json:"client_hosts"`
+	Types       map[string]string `json:"types"`
+	ClientTypes map[string]string `json:"client_types"`
+	Note        string            `json:"note,omitempty"`
 }
 
 // SetupWorkload is one workload and its agent phases.

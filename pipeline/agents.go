@@ -167,7 +167,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	about := fmt.Sprintf("%s %s on %d client(s)", r.phaseName(ph), ph.Phase, len(hosts))
 	return r.step(ph.stepName(), about, hostNames(hosts), func() (map[string]string, error) {
 		var cpu *cpuSampler
-		if ph.Phase == "run" {
+		if ph.Phase == "run" && !r.spec.HostSamplesOff() {
 			cpu = r.startCPU(ctx, cpuEvery)
 		}
 		agents := r.agents()
@@ -175,8 +175,12 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 			return agents.Start(ctx, h, agentrun.Phase(ph), invs[h.Name], func(line string) { r.progress().Agent(h.Name, line) })
 		})
 		var cerr error
-		if cpu != nil {
-			cerr = r.writeCPU(ph, cpu.stop(context.WithoutCancel(ctx), r))
+		switch {
+		case cpu != nil:
+			dbs, clients := cpu.stop(context.WithoutCancel(ctx), r)
+			cerr = r.writeCPU(ph, dbs, clients)
+		case ph.Phase == "run":
+			cerr = r.writeCPU(ph, nil, nil)
 		}
 		ferr := errors.Join(r.fetch(context.WithoutCancel(ctx), ph, hosts), cerr)
 		details := map[string]string{}

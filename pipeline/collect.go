@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"github.com/ybbench/ybbench/collect/report"
 	"github.com/ybbench/ybbench/collect/verdict"
 	"github.com/ybbench/ybbench/internal/exitcode"
@@ -67,6 +68,17 @@ func (r *Run) collect() (*collect.Result, error) {
 }
 
 // setup is setup.json of the run: its profile (with the published table),
+// publishedHardware is what of a profile's hardware the reproduction
+// verdict compares a run's hosts with.
+func publishedHardware(p *profiles.Profile) *collect.PublishedHardware {
+	hw := &collect.PublishedHardware{DBHosts: p.Hardware.DB.Count, ClientHosts: p.Hardware.Client.Count,
+		Types: map[string]string{}, ClientTypes: map[string]string{}, Note: p.Hardware.Note}
+	for cloud, c := range p.Hardware.Clouds {
+		hw.Types[cloud], hw.ClientTypes[cloud] = c.Type, c.ClientType
+	}
+	return hw
+}
+
 // workloads and phases, parameters and safety settings, from run.json's
 // spec.
 func (r *Run) setup() (*collect.Setup, error) {
@@ -85,6 +97,12 @@ func (r *Run) setup() (*collect.Setup, error) {
 	if r.spec.Repeat > 1 {
 		s.Repetitions = r.spec.Repeat
 	}
+	if rules, err := bottleneck.Parse(r.spec.LimitRules); err == nil {
+		s.LimitRules = &rules
+	} else {
+		return nil, exitcode.Wrap(exitcode.Config, err)
+	}
+	s.PublishedHardware = publishedHardware(p)
 	// The command that created the run resolved which settings the user
 	// overrode and which a default chose; run.json's resolved spec can no
 	// longer tell (a run made before invocations.json keeps its guess).

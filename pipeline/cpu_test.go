@@ -37,7 +37,8 @@ func (c *cpuRunner) Get(context.Context, infra.Host, string, io.Writer) error { 
 
 // The db hosts' CPU is read when the measured phase starts, every so often
 // while it runs, and when it ends; the file keeps the readings in between
-// as the span's samples, in order. Client hosts are not read.
+// as the span's samples, in order. Client hosts are read alike, into the
+// file's clients.
 func TestCPUSampledDuringThePhase(t *testing.T) {
 	rn := &cpuRunner{reads: map[string]int{}}
 	r := &Run{dir: t.TempDir(), runner: rn, cluster: &infra.Cluster{Hosts: []infra.Host{
@@ -54,17 +55,22 @@ func TestCPUSampledDuringThePhase(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := r.writeCPU(Phase{Workload: "workloada", Phase: "run"}, s.stop(context.Background(), r)); err != nil {
+	dbs, clients := s.stop(context.Background(), r)
+	if err := r.writeCPU(Phase{Workload: "workloada", Phase: "run"}, dbs, clients); err != nil {
 		t.Fatal(err)
 	}
 	f, err := hostcpu.Read(r.dir, "workloada", "run")
 	if err != nil || f == nil {
 		t.Fatalf("cpu file: %v", err)
 	}
-	if len(f.Hosts) != 2 || rn.reads["client1"] != 0 {
-		t.Fatalf("hosts %v, client reads %d", f.Hosts, rn.reads["client1"])
+	if len(f.Hosts) != 2 || len(f.Clients) != 1 || f.Clients["client1"].Readings() == nil {
+		t.Fatalf("hosts %v, clients %v", f.Hosts, f.Clients)
 	}
-	for host, span := range f.Hosts {
+	all := map[string]hostcpu.Span{"client1": f.Clients["client1"]}
+	for h, s := range f.Hosts {
+		all[h] = s
+	}
+	for host, span := range all {
 		got := span.Readings()
 		if len(got) != rn.reads[host] || len(span.Samples) < 2 {
 			t.Errorf("%s: %d readings kept (%d samples), %d taken", host, len(got), len(span.Samples), rn.reads[host])

@@ -60,7 +60,13 @@ type Spec struct {
 	// load and run phases (e.g. measurementtype=hdrhistogram+raw); the report
 	// lists them.
 	AgentProperties map[string]string `yaml:"agent_properties" json:"agent_properties,omitempty"`
-	Owner           string            `yaml:"owner" json:"owner"`
+	// HostSamples is "on" (every host's counters read each tick of a
+	// measured phase) or "off" (none: what limited the run is unknown).
+	HostSamples string `yaml:"host_samples" json:"host_samples,omitempty"`
+	// LimitRules override the thresholds of the limit attribution's rules
+	// (collect/bottleneck), by rule name.
+	LimitRules map[string]string `yaml:"limit_rules" json:"limit_rules,omitempty"`
+	Owner      string            `yaml:"owner" json:"owner"`
 	// The cloud settings (cloud.go), read by the aws and gcp providers
 	// only: where the hosts are made and from which image, who may reach
 	// their SSH port, and what bounds the run's cost. A resolved spec
@@ -91,6 +97,10 @@ type Spec struct {
 	// variable, file:line, a preset), for the messages that refuse it.
 	from map[string]string
 }
+
+// HostSamplesOff reports whether the run was asked not to read its hosts'
+// counters.
+func (s *Spec) HostSamplesOff() bool { return s.HostSamples == "off" }
 
 // Defaults are the bottom layer: the settings table's defaults, and the
 // invoking user as the owner.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"maps"
 	"path/filepath"
 	"regexp"
@@ -152,6 +153,9 @@ func (s *Spec) checkUnused(p *profiles.Profile) []error {
 	if len(s.AgentProperties) > 0 && p.Family != "ycsb" {
 		errs = append(errs, fmt.Errorf("%s: profile %s (%s) takes no agent properties: they are YCSB properties, passed to YCSB workloads only",
 			s.where("agent_properties"), p.Name, p.Family))
+	}
+	if _, err := bottleneck.Parse(s.LimitRules); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", s.where("limit_rules"), err))
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.AgentProperties)) {
 		if secretProperty(name) {

@@ -15,6 +15,11 @@ type Baseline struct {
 	// Threads is the client concurrency the figures were taken with.
 	Threads int           `yaml:"threads" json:"threads"`
 	Rows    []BaselineRow `yaml:"rows" json:"rows"`
+	// Repetitions and Tolerance (percent) are what the reproduction
+	// verdict asks of a run before it calls a row reproduced (0: its
+	// defaults, 5 and 5%).
+	Repetitions int     `yaml:"repetitions,omitempty" json:"repetitions,omitempty"`
+	Tolerance   float64 `yaml:"tolerance,omitempty" json:"tolerance,omitempty"`
 }
 
 // BaselineRow is one workload's published figures.

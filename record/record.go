@@ -50,8 +50,11 @@ type Meta struct {
 	WarmupMS   int64     `json:"warmup_ms,omitempty"`
 	// Schedule describes the pacing ("" for a closed loop); with one, ticks
 	// carry response-time histograms beside the service-time ones.
-	Schedule string   `json:"schedule,omitempty"`
-	Geometry Geometry `json:"geometry"`
+	Schedule string `json:"schedule,omitempty"`
+	// TargetOpsPerSec is the schedule's rate, this agent's share of the
+	// run's (absent for a closed loop).
+	TargetOpsPerSec float64  `json:"target_ops_per_sec,omitempty"`
+	Geometry        Geometry `json:"geometry"`
 	// Ops and Statuses are the workload's measurement and status names.
 	Ops      []string `json:"ops"`
 	Statuses []string `json:"statuses"`

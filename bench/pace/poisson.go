@@ -88,6 +88,9 @@ func (p *Poisson) Err() error {
 	return p.err
 }
 
+// OfferedRate is the mean rate asked for, in operations per second.
+func (p *Poisson) OfferedRate() float64 { return p.Rate }
+
 // Describe names the schedule for the records.
 func (p *Poisson) Describe() string {
 	return fmt.Sprintf("poisson %g events/s, queue %d, seed %d", p.Rate, cap(p.queue()), p.Seed)

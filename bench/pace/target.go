@@ -57,6 +57,9 @@ func (t *Target) Start(_ context.Context, clk Clock, origin int64) { t.clk, t.or
 // Err is always nil: a fixed schedule cannot fail.
 func (t *Target) Err() error { return nil }
 
+// OfferedRate is the total rate asked for, in operations per second.
+func (t *Target) OfferedRate() float64 { return t.OpsPerSec }
+
 // Describe names the schedule for the records.
 func (t *Target) Describe() string {
 	return fmt.Sprintf("ycsb-target %g ops/s over %d threads (tick %d ns per thread)", t.OpsPerSec, t.Threads, t.TickNs())

@@ -25,6 +25,12 @@ type Page struct {
 	// Caveats are result.json's caveats, shown above every figure: what
 	// the reader must know first (the same list report.md opens with).
 	Caveats []collect.Caveat
+	// Reproduction is the verdict on each published row (nil without a
+	// published table); Limits what limited each workload, and
+	// LimitRules the rules that said so.
+	Reproduction *collect.Reproduction
+	Limits       []collect.LimitLine
+	LimitRules   []string
 	// Verdict is the gates' table, nil when the run has no verdict.json.
 	Verdict *Verdict
 	// Parameters is the run's parameters and which were overridden.
@@ -81,7 +87,9 @@ func Build(runDir string) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Page{RunID: res.RunID, Profile: res.Profile, Created: res.Created, Caveats: collect.CaveatsOf(res), Parameters: parametersTable(res)}
+	p := &Page{RunID: res.RunID, Profile: res.Profile, Created: res.Created, Caveats: collect.CaveatsOf(res), Parameters: parametersTable(res),
+		Reproduction: res.Reproduction}
+	p.Limits, p.LimitRules = collect.LimitLines(res)
 	if v != nil {
 		p.Verdict = verdictOf(v)
 	}

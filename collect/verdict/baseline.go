@@ -87,6 +87,9 @@ type Run struct {
 
 // Value is the previous run's figure, measured as the gated run's is.
 func (r Run) Value(workload, operation, metric string) (float64, error) {
+	if why := clientLimited(r.Result, workload); why != "" {
+		return 0, errors.New(why)
+	}
 	v, _, err := measure(r.Result, workload, operation, metric)
 	return v, err
 }
@@ -135,6 +138,10 @@ func (h History) Value(workload, operation, metric string) (float64, error) {
 	var vals []float64
 	var errs []error
 	for _, r := range h.Results {
+		if why := clientLimited(r, workload); why != "" {
+			errs = append(errs, errors.New(why))
+			continue
+		}
 		v, _, err := measure(r, workload, operation, metric)
 		if err != nil {
 			errs = append(errs, err)
@@ -191,6 +198,15 @@ func ReadHistory(dir string, last int, r *collect.Result) (History, error) {
 	}
 	h.Results = keep
 	return h, nil
+}
+
+// clientLimited says why a run's workload is no baseline: its result was
+// limited by its client, so it measured the client ("" when it was not).
+func clientLimited(r *collect.Result, workload string) string {
+	if s, ok := collect.ClientLimited(r)[workload]; ok {
+		return fmt.Sprintf("run %s's %s is no baseline: %s (it measured its client, not the database)", r.RunID, workload, s)
+	}
+	return ""
 }
 
 // incomparable says why c is no baseline for r ("" when it is one).

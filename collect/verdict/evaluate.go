@@ -46,6 +46,17 @@ type Gate struct {
 func Evaluate(f *File, r *collect.Result, base Baseline, now time.Time) *Verdict {
 	v := &Verdict{Schema: Schema, RunID: r.RunID, Profile: r.Profile, Created: now.UTC(), GateFile: f.Path,
 		Complete: true, Gates: []Gate{}}
+	if r.Reproduction != nil {
+		v.Reproduction = r.Reproduction.Summary
+	}
+	for _, w := range r.Workloads {
+		if w.Limit != nil {
+			if v.LimitedBy == nil {
+				v.LimitedBy = map[string]string{}
+			}
+			v.LimitedBy[w.Name] = w.Limit.LimitedBy
+		}
+	}
 	if base != nil {
 		v.Baseline = base.Info()
 	}

@@ -43,6 +43,10 @@ type Verdict struct {
 	Failed         int    `json:"failed"`
 	CannotEvaluate int    `json:"cannot_evaluate"`
 	Gates          []Gate `json:"gates"`
+	// Reproduction is the result's reproduction summary ("2 of 6
+	// reproduced, …"), and LimitedBy what limited each workload.
+	Reproduction string            `json:"reproduction,omitempty"`
+	LimitedBy    map[string]string `json:"limited_by,omitempty"`
 }
 
 // Validate checks a verdict.json document against verdict.schema.json.

@@ -11,11 +11,12 @@ import (
 	"github.com/ybbench/ybbench/record/hostcpu"
 )
 
-// SampleCPU reads the CPU counters of every db host (best effort: a host
-// that cannot be read is left out, and the report says nothing of it).
-func SampleCPU(ctx context.Context, r provision.Runner, dbs []infra.Host) map[string]hostcpu.Sample {
-	out, _ := provision.Parallel(ctx, dbs, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (*hostcpu.Sample, error) {
-		script, err := CPUScript(h)
+// SampleCPU reads the counters of every host of hosts, whose own processes
+// are own's (OwnDatabase, OwnAgent). It is best effort: a host that
+// cannot be read is left out, and what reads the readings says so.
+func SampleCPU(ctx context.Context, r provision.Runner, hosts []infra.Host, own string) map[string]hostcpu.Sample {
+	out, _ := provision.Parallel(ctx, hosts, provision.ParallelOptions{}, func(ctx context.Context, h infra.Host) (*hostcpu.Sample, error) {
+		script, err := CPUScript(h, own)
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +33,7 @@ func SampleCPU(ctx context.Context, r provision.Runner, dbs []infra.Host) map[st
 	m := map[string]hostcpu.Sample{}
 	for i, s := range out {
 		if s != nil {
-			m[dbs[i].Name] = *s
+			m[hosts[i].Name] = *s
 		}
 	}
 	return m

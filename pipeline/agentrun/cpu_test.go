@@ -3,12 +3,15 @@ package agentrun_test
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/pipeline/agentrun"
 	"github.com/ybbench/ybbench/provision/localexec"
 	"github.com/ybbench/ybbench/record/hostcpu"
@@ -19,8 +22,8 @@ import (
 func TestSampleCPUOnThisMachine(t *testing.T) {
 	h := infra.Host{Name: "db-1"}
 	r := localexec.New()
-	a := agentrun.SampleCPU(context.Background(), r, []infra.Host{h})
-	b := agentrun.SampleCPU(context.Background(), r, []infra.Host{h})
+	a := agentrun.SampleCPU(context.Background(), r, []infra.Host{h}, agentrun.OwnDatabase)
+	b := agentrun.SampleCPU(context.Background(), r, []infra.Host{h}, agentrun.OwnDatabase)
 	s, ok := a["db-1"]
 	if !ok || b["db-1"].Mode != hostcpu.ModeNode {
 		t.Fatalf("no node reading: %+v %+v", a, b)
@@ -64,12 +67,56 @@ func procStat(t *testing.T) (busy, total int64) {
 func TestNodeCPUIsProcStat(t *testing.T) {
 	h := infra.Host{Name: "db-1"}
 	b0, t0 := procStat(t)
-	s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h})["db-1"]
+	s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h}, agentrun.OwnDatabase)["db-1"]
 	b1, t1 := procStat(t)
 	if !ok || s.Mode != hostcpu.ModeNode {
 		t.Fatalf("no node reading: %+v", s)
 	}
 	if s.Busy < b0 || s.Busy > b1 || s.Total < t0 || s.Total > t1 {
 		t.Errorf("the sampler read busy %d total %d; /proc/stat said busy %d..%d, total %d..%d", s.Busy, s.Total, b0, b1, t0, t1)
+	}
+}
+
+// The agent's reading, run on this machine beside a process named ybload
+// held to a tenth of a core by a cgroup of the test's own, counts that
+// process as its own and reads its quota; the kernel's, the disks' and
+// the interfaces' counters come with it.
+func TestAgentReadingFindsTheAgentAndItsQuota(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "ybload")
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	quota := testenv.CPUQuota(t, "agentrun", 0.1, cmd.Process.Pid)
+	h := infra.Host{Name: "client-1", Shared: true}
+	s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h}, agentrun.OwnAgent)["client-1"]
+	if !ok {
+		t.Fatal("no reading")
+	}
+	if s.Mode != hostcpu.ModeProcess || s.Own == nil || s.Own.Procs < 1 || s.Own.CPUQuota != quota || s.Own.CPUsAllowed == "" {
+		t.Fatalf("own processes %+v (want the ybload process, quota %q)", s.Own, quota)
+	}
+	if s.Node == nil || s.Node.Idle == 0 || s.Cores != int64(runtime.NumCPU()) || len(s.Disks) == 0 {
+		t.Errorf("kernel %+v, cores %d, disks %v", s.Node, s.Cores, s.Disks)
+	}
+	// Without the process, the reading finds none of its own (the
+	// positive control's opposite).
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	s, _ = agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h}, agentrun.OwnAgent)["client-1"]
+	if s.Own == nil || s.Own.Procs != 0 {
+		t.Errorf("with no agent running, own processes %+v", s.Own)
 	}
 }

@@ -58,12 +58,20 @@ func FetchScript(h infra.Host, names []string) (string, error) {
 	}{Dir(h), names})
 }
 
-// CPUScript reads a db host's CPU counters as one JSON object (a
-// hostcpu.Sample): the node's /proc/stat on a host with its own kernel, the
-// database processes' CPU time on one that shares this machine's.
-func CPUScript(h infra.Host) (string, error) {
+// Whose processes a host's reading counts as the tool's own.
+const (
+	OwnDatabase = "database" // a db host: the service user's processes
+	OwnAgent    = "agent"    // a client: the agent's (ybload) processes
+)
+
+// CPUScript reads a host's counters as one JSON object (a hostcpu.Sample):
+// the node's /proc/stat on a host with its own kernel, the CPU time of the
+// tool's own processes (own: OwnDatabase or OwnAgent) on one that shares
+// this machine's, and beside it the counters the attribution of a run's
+// limit reads.
+func CPUScript(h infra.Host, own string) (string, error) {
 	return render("cpu", struct {
-		Shared      bool
-		ServiceUser string
-	}{h.Shared, h.ServiceUser})
+		Shared           bool
+		ServiceUser, Own string
+	}{h.Shared, h.ServiceUser, own})
 }

@@ -29,8 +29,9 @@ func TestScriptsGolden(t *testing.T) {
 		{"fetch", func() (string, error) {
 			return agentrun.FetchScript(h, []string{"workloada-run.jsonl", "workloada-run.json", "workloada-run.dat"})
 		}},
-		{"cpu-node", func() (string, error) { return agentrun.CPUScript(h) }},
-		{"cpu-process", func() (string, error) { return agentrun.CPUScript(shared) }},
+		{"cpu-node", func() (string, error) { return agentrun.CPUScript(h, agentrun.OwnDatabase) }},
+		{"cpu-process", func() (string, error) { return agentrun.CPUScript(shared, agentrun.OwnDatabase) }},
+		{"cpu-agent", func() (string, error) { return agentrun.CPUScript(shared, agentrun.OwnAgent) }},
 	} {
 		s, err := c.render()
 		if err != nil {

@@ -46,6 +46,15 @@ type Sample struct {
 	Cores int64 `json:"cores"`
 	// At is when it was read, in seconds of the host's clock.
 	At float64 `json:"at"`
+	// What the attribution of a run's limit reads (absent in readings
+	// taken before it was sampled): the machine's CPU ticks by kind, its
+	// run queue, the tool's own processes, its disks and this host's
+	// network interfaces.
+	Node         *NodeTicks `json:"node,omitempty"`
+	ProcsRunning int64      `json:"procs_running,omitempty"`
+	Own          *Own       `json:"own,omitempty"`
+	Disks        []Disk     `json:"disks,omitempty"`
+	Nets         []Net      `json:"nets,omitempty"`
 }
 
 // Check reports a reading that cannot be used.
@@ -106,6 +115,13 @@ type File struct {
 	// workloads; 0 otherwise.
 	Rep   int             `json:"rep,omitempty"`
 	Hosts map[string]Span `json:"hosts"`
+	// Clients are the client hosts' spans, read alike (their own
+	// processes are the agent's); absent in files written before clients
+	// were sampled.
+	Clients map[string]Span `json:"clients,omitempty"`
+	// Off says why no host was sampled ("host_samples off"), when none was
+	// on purpose.
+	Off string `json:"off,omitempty"`
 }
 
 // Use is what a span says: the share of the host's cores busy, where that

@@ -1,6 +1,76 @@
-# The node's own /proc/stat, as the seeds' "CPU (User + Sys)" column is.
+# One reading of a host's counters, as one JSON object (a hostcpu.Sample),
+# read from /proc only and with shell builtins where a loop runs, so that a
+# reading every tick costs the host next to nothing: the machine's CPU
+# (/proc/stat), its run queue, its disks (/proc/diskstats), this network
+# namespace's interfaces (/proc/net/dev) and the CPU time of the tool's
+# own processes here (the database's) with the cores they may use.
 set -u
-read -r _ user nice system idle iowait irq softirq steal _ < /proc/stat
-printf '{"mode":"node","busy_ticks":%d,"total_ticks":%d,"hz":%d,"cores":%d,"at":%s}\n' \
-  "$((user + nice + system))" "$((user + nice + system + idle + iowait + irq + softirq + steal))" \
-  "$(getconf CLK_TCK)" "$(nproc)" "$(date +%s.%N)"
+me=$(readlink /proc/self/ns/net) || exit 1
+pat=$(printf '%s' "$me" | sed 's/[][*?]/\\&/g')
+# No such user (no database here yet): no processes of its own.
+pids=
+if uid=$(id -u ybbench 2>/dev/null); then
+  pids=$(find /proc/[0-9]*/ns/net -maxdepth 0 -user "$uid" -lname "$pat" 2>/dev/null)
+fi
+own=0 procs=0 threads=0 first=
+for p in $pids; do
+  p=${p#/proc/}; p=${p%%/*}
+  read -r line 2>/dev/null < "/proc/$p/stat" || continue
+  # After "pid (comm) ", field N of stat(5) is $((N-2)): utime stime
+  # cutime cstime are 14-17, num_threads 20.
+  set -- ${line##*) }
+  own=$((own + ${12} + ${13} + ${14} + ${15})) procs=$((procs + 1)) threads=$((threads + ${18}))
+  [ -n "$first" ] || first=$p
+done
+# The cores the first of them may use: its affinity, and the CPU quota of
+# its cgroup (v1 cpu or v2 cpu.max; the leaf only).
+allowed= quota=
+if [ -n "$first" ]; then
+  while IFS=: read -r k v; do
+    [ "$k" = Cpus_allowed_list ] && allowed=${v##*[[:space:]]}
+  done < "/proc/$first/status"
+  while IFS=: read -r _ ctl path; do
+    case ",$ctl," in
+    *,cpu,*) for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup/cpuacct,cpu; do
+        if [ -r "$d$path/cpu.cfs_quota_us" ]; then
+          read -r q < "$d$path/cpu.cfs_quota_us"; read -r per < "$d$path/cpu.cfs_period_us"; quota="$q $per"; break
+        fi
+      done ;;
+    ,,) for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+        if [ -r "$d$path/cpu.max" ]; then read -r q per < "$d$path/cpu.max"; quota="$q $per"; break; fi
+      done ;;
+    esac
+  done < "/proc/$first/cgroup"
+fi
+cores=0 rq=0 node=
+while read -r k a b c d e f g h _; do
+  case $k in
+  cpu) node="$a,$b,$c,$d,$e,$f,$g,$h" ;;
+  cpu[0-9]*) cores=$((cores + 1)) ;;
+  procs_running) rq=$a ;;
+  esac
+done < /proc/stat
+IFS=, read -r user nice system idle iowait irq softirq steal <<EOF
+$node
+EOF
+disks=
+while read -r _ _ name _ _ rs _ _ _ ws _ _ ticks _; do
+  case $name in loop*|ram*|zram*) continue ;; esac
+  disks="$disks${disks:+,}{\"name\":\"$name\",\"read_sectors\":$rs,\"write_sectors\":$ws,\"io_ticks_ms\":$ticks}"
+done < /proc/diskstats
+nets=
+while IFS=: read -r name rest; do
+  case $rest in '') continue ;; esac
+  name=${name##* }
+  [ "$name" = lo ] && continue
+  set -- $rest
+  nets="$nets${nets:+,}{\"name\":\"$name\",\"rx_bytes\":$1,\"rx_packets\":$2,\"tx_bytes\":$9,\"tx_packets\":${10}}"
+done < /proc/net/dev
+# The node's own /proc/stat, as the seeds' "CPU (User + Sys)" column is.
+mode=node busy=$((user + nice + system)) total=$((user + nice + system + idle + iowait + irq + softirq + steal))
+printf '{"mode":"%s","busy_ticks":%d,"total_ticks":%d,"hz":%d,"cores":%d,"at":%s,' \
+  "$mode" "$busy" "$total" "$(getconf CLK_TCK)" "$cores" "$(date +%s.%N)"
+printf '"node":{"user":%d,"nice":%d,"system":%d,"idle":%d,"iowait":%d,"irq":%d,"softirq":%d,"steal":%d},"procs_running":%d,' \
+  "$user" "$nice" "$system" "$idle" "$iowait" "$irq" "$softirq" "$steal" "$rq"
+printf '"own":{"busy_ticks":%d,"procs":%d,"threads":%d,"cpus_allowed":"%s","cpu_quota":"%s"},"disks":[%s],"nets":[%s]}\n' \
+  "$own" "$procs" "$threads" "$allowed" "$quota" "$disks" "$nets"
