@@ -24,7 +24,16 @@ var unwrittenHere = map[string]string{
 	"$.workloads[].repetitions[].phases[].measurements[].units":             "a repeated KV batch run; the tier repeats a YCSB profile (a single KV batch run writes units)",
 	"$.workloads[].repetitions[].phases[].problems":                         "a repeated run with a record file that cannot be read; the tier's broken runs are not repeated",
 	"$.workloads[].repetitions[].problems":                                  "as repetitions[].phases[].problems",
+	"$.baseline.repetitions":                                                "a profile whose table asks its own number of repetitions; the built-in ones take the default (5)",
+	"$.baseline.tolerance":                                                  "a profile whose table gives its own tolerance; the built-in ones take the default (5%)",
+	"$.workloads[].limit.rules.link_gbps":                                   linkStated,
+	"$.workloads[].repetitions[].limit.rules.link_gbps":                     linkStated,
+	"$.reproduction.rows[].worst":                                           "a comparable row that was not reproduced: comparable rows need the published hardware and database, never a local run",
 }
+
+// linkStated: the hosts' link capacity, which only a spec's limit_rules
+// states (link_gbps); no run of the tier states one.
+const linkStated = "a run whose limit_rules state the hosts' link capacity (link_gbps); the tier's runs state none"
 
 // whenItHappens are the fields a run writes only when something it does
 // not choose happens: a late start, a latency past the histograms' range,
@@ -38,6 +47,8 @@ var whenItHappens = map[string]string{
 	"$.workloads[].phases[].measurements[].response_us.overflow":               "a response time above the histograms' highest trackable value",
 	"$.workloads[].repetitions[].phases[].measurements[].latency_us.overflow":  "as latency_us.overflow, in a repetition",
 	"$.workloads[].repetitions[].phases[].measurements[].response_us.overflow": "as response_us.overflow, in a repetition",
+	"$.workloads[].limit.hosts[].whole_phase":                                  "fewer than two readings of a host inside the measured window",
+	"$.workloads[].repetitions[].limit.hosts[].whole_phase":                    "as limit.hosts[].whole_phase, in a repetition",
 	"$.workloads[].cpu.*.cpu_seconds":                                          "database processes' CPU time that rounds to zero is left out",
 	"$.workloads[].cpu.*.cpu_seconds_at_end":                                   "as cpu_seconds",
 	"$.workloads[].repetitions[].cpu.*.cpu_seconds":                            "as cpu_seconds, in a repetition",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -78,4 +79,19 @@ func cpuGroup(name string) (dir, rootProcs string, err error) {
 		return d, filepath.Join(root, "cgroup.procs"), nil
 	}
 	return "", "", errors.Join(errs...)
+}
+
+// MountCgroupsIn mounts the CPU controller's hierarchy at /sys/fs/cgroup
+// in the mount namespace of process pid, as a host of its own has it: a
+// local host's sshd runs where `ip netns exec` gave it a fresh /sys
+// without one, so its sessions could not read a quota there.
+func MountCgroupsIn(t testing.TB, pid int) {
+	t.Helper()
+	script := "mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup"
+	if _, err := os.Stat("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"); err == nil {
+		script = "mountpoint -q /sys/fs/cgroup/cpu || { mount -t tmpfs cgroups /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/cpu && mount -t cgroup -o cpu cgroup /sys/fs/cgroup/cpu; }"
+	}
+	if out, err := exec.Command("nsenter", "-t", strconv.Itoa(pid), "-m", "sh", "-c", script).CombinedOutput(); err != nil {
+		t.Fatalf("mounting the cgroup hierarchy where %d runs: %v\n%s", pid, err, out)
+	}
 }
