@@ -187,8 +187,29 @@ func (r *Run) Report(ctx context.Context) error {
 		if err == nil {
 			details["html"] = filepath.Join(r.dir, report.HTMLFile)
 		}
+		r.noteVerdicts()
 		return details, exitcode.Wrap(exitcode.Tool, err)
 	})
+}
+
+// noteVerdicts says, in the progress, what the reports open with: whether
+// the published rows were reproduced, and what limited each workload.
+func (r *Run) noteVerdicts() {
+	raw, err := os.ReadFile(filepath.Join(r.dir, ResultFile))
+	if err != nil {
+		return
+	}
+	res, err := collect.ReadResult(raw)
+	if err != nil {
+		return
+	}
+	if res.Reproduction != nil {
+		r.progress().Note("reproduced? " + res.Reproduction.Summary)
+	}
+	lines, _ := collect.LimitLines(res)
+	for _, l := range lines {
+		r.progress().Note(l.Workload + ": " + l.Summary)
+	}
 }
 
 // RenderReport writes a run directory's report.md from its result.json

@@ -25,7 +25,7 @@ func verdictOf(v *verdict.Verdict) *Verdict {
 		if g.Tolerance != "" {
 			bound += " (" + g.Tolerance + ")"
 		}
-		t.Rows = append(t.Rows, []string{g.Workload, op, g.Metric, verdict.FormatFigure(g.Measured, g.Unit),
+		t.Rows = append(t.Rows, []string{g.Workload, op, g.Metric, verdict.MeasuredFigure(g),
 			verdict.FormatFigure(g.Baseline, g.Unit), bound, outcome})
 	}
 	sum := fmt.Sprintf("%d passed, %d failed, %d could not be evaluated", v.Passed, v.Failed, v.CannotEvaluate)

@@ -37,6 +37,9 @@ type Gate struct {
 	Bound       *float64 `json:"bound,omitempty"`
 	// Tolerance is the rule as a reader says it: "<= 1.15 × baseline".
 	Tolerance string `json:"tolerance"`
+	// LimitedBy is, for a limited_by gate, what the workload was limited
+	// by (the summary the reports open with is in Reason when it fails).
+	LimitedBy string `json:"limited_by,omitempty"`
 }
 
 // Evaluate applies the gate file's rules to a result: "*" stands for every
@@ -105,7 +108,7 @@ func Evaluate(f *File, r *collect.Result, base Baseline, now time.Time) *Verdict
 // operation; every measured operation for "*" and for a latency metric
 // without one; else the operation named.
 func operationsOf(rule Rule, r *collect.Result, workload string) []string {
-	whole := rule.Metric == "throughput" || rule.Metric == "error_rate"
+	whole := rule.Metric == "throughput" || rule.Metric == "error_rate" || rule.Metric == MetricLimitedBy
 	switch {
 	case rule.Operation == "" && whole:
 		return []string{""}
@@ -120,6 +123,9 @@ func operationsOf(rule Rule, r *collect.Result, workload string) []string {
 }
 
 func evaluate(rule Rule, workload, operation string, r *collect.Result, base Baseline) Gate {
+	if rule.Metric == MetricLimitedBy {
+		return evaluateLimit(rule, workload, r)
+	}
 	g := Gate{Rule: rule, Workload: workload, Operation: operation, Metric: rule.Metric, Unit: unitOf(rule.Metric)}
 	if rule.Ratio != nil {
 		g.Tolerance = fmt.Sprintf("%s %g × baseline", rule.Op, *rule.Ratio)

@@ -19,11 +19,18 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"github.com/ybbench/ybbench/internal/yamlsyntax"
 )
 
 // Metrics are the figures a gate can bound, as the gate file names them.
 var Metrics = collect.Metrics
+
+// MetricLimitedBy is the gate on what limited a workload rather than on a
+// figure: {workload, metric: limited_by, is: database-*} passes when the
+// workload's verdict (collect/bottleneck) is the one named, or one of a
+// family ending in "*".
+const MetricLimitedBy = "limited_by"
 
 // Ops are the comparisons a gate can make.
 var Ops = []string{">=", "<="}
@@ -64,7 +71,9 @@ type Rule struct {
 	Op        string   `json:"op"`
 	Ratio     *float64 `json:"ratio,omitempty"`
 	Value     *float64 `json:"value,omitempty"`
-	Line      int      `json:"line"`
+	// Is is what a limited_by gate asks the workload to be limited by.
+	Is   string `json:"is,omitempty"`
+	Line int    `json:"line"`
 }
 
 // Error is a problem in a gate file, with its position and field.
@@ -243,8 +252,13 @@ func parseRule(g *yaml.Node, at string, fail func(int, string, string, ...any)) 
 			r.Operation = v.Value
 		case "metric":
 			r.Metric = v.Value
-			if !slices.Contains(Metrics, v.Value) {
-				bad(v.Line, "metric", "unknown metric %q (known: %s)", v.Value, strings.Join(Metrics, ", "))
+			if !slices.Contains(Metrics, v.Value) && v.Value != MetricLimitedBy {
+				bad(v.Line, "metric", "unknown metric %q (known: %s, %s)", v.Value, strings.Join(Metrics, ", "), MetricLimitedBy)
+			}
+		case "is":
+			r.Is = v.Value
+			if !limitPattern(v.Value) {
+				bad(v.Line, "is", "%q: want a verdict (%s) or database-*", v.Value, strings.Join(bottleneck.Verdicts, ", "))
 			}
 		case "op":
 			r.Op = v.Value
@@ -259,11 +273,25 @@ func parseRule(g *yaml.Node, at string, fail func(int, string, string, ...any)) 
 		case "value":
 			r.Value = number(v, "value")
 		default:
-			bad(k.Line, k.Value, "unknown field (known: workload, operation, metric, op, ratio, value)")
+			bad(k.Line, k.Value, "unknown field (known: workload, operation, metric, op, ratio, value, is)")
 		}
 	}
 	if !hasKey(g, "workload") {
 		bad(g.Line, "workload", "missing (a workload of the profile, or \"*\")")
+	}
+	if r.Metric == MetricLimitedBy {
+		for _, k := range []string{"op", "ratio", "value", "operation"} {
+			if hasKey(g, k) {
+				bad(g.Line, k, "a limited_by gate takes only workload and is")
+			}
+		}
+		if !hasKey(g, "is") {
+			bad(g.Line, "is", "missing (a verdict such as database-cpu, or database-*)")
+		}
+		return r, ok
+	}
+	if hasKey(g, "is") {
+		bad(g.Line, "is", "only a limited_by gate takes is")
 	}
 	if !hasKey(g, "metric") {
 		bad(g.Line, "metric", "missing (one of %s)", strings.Join(Metrics, ", "))
@@ -279,6 +307,15 @@ func parseRule(g *yaml.Node, at string, fail func(int, string, string, ...any)) 
 		bad(g.Line, "ratio", "neither ratio nor value: want one")
 	}
 	return r, ok
+}
+
+// limitPattern reports whether a limited_by gate's is names a verdict, or
+// a family of them ("database-*").
+func limitPattern(s string) bool {
+	if pre, ok := strings.CutSuffix(s, "*"); ok {
+		return slices.ContainsFunc(bottleneck.Verdicts, func(v string) bool { return strings.HasPrefix(v, pre) })
+	}
+	return slices.Contains(bottleneck.Verdicts, s)
 }
 
 func hasKey(m *yaml.Node, name string) bool {

@@ -19,10 +19,22 @@ func FormatFigure(p *float64, unit string) string {
 	return s
 }
 
+// MeasuredFigure is a gate's measured figure, or for a limited_by gate
+// what the workload was limited by.
+func MeasuredFigure(g Gate) string {
+	if g.LimitedBy != "" {
+		return g.LimitedBy
+	}
+	return FormatFigure(g.Measured, g.Unit)
+}
+
 // MeasuredText is a gate's measured figure as people read it, saying when
 // it is the median of a repeated workload's repetitions: "512 µs (median
 // of 3)".
 func MeasuredText(g Gate) string {
+	if g.LimitedBy != "" {
+		return g.LimitedBy
+	}
 	if g.Repetitions > 0 && g.Measured != nil {
 		return fmt.Sprintf("%s (median of %d)", FormatFigure(g.Measured, g.Unit), g.Repetitions)
 	}

@@ -38,7 +38,7 @@ func Markdown(w io.Writer, v *Verdict) error {
 				op = "-"
 			}
 			fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g.Outcome, g.Workload, op, g.Metric,
-				FormatFigure(g.Measured, g.Unit), FormatFigure(g.Baseline, g.Unit), FormatFigure(g.Ratio, ""),
+				MeasuredFigure(g), FormatFigure(g.Baseline, g.Unit), FormatFigure(g.Ratio, ""),
 				cell(g.Tolerance), cell(g.Reason))
 		}
 	}
