@@ -63,6 +63,7 @@ func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *
 		wr.takeFigures(&med)
 		wr.Spread = spreadsOf(wr.Repetitions)
 	}
+	wr.Sweep = sweepOf(runDir, w.Name, lc)
 	if p := MeasuredPhaseOf(wr.Phases); p != nil {
 		wr.ThroughputBasis = fig.basis
 		_, wr.SanityText = fig.sanity(p)

@@ -63,7 +63,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		if wr.DDL != "" && !sameDDL {
 			fmt.Fprintf(&s, "Table as created: %s\n\n", mdCode(oneLine(wr.DDL)))
 		}
-		s.WriteString(spreadLines(&wr))
+		s.WriteString(spreadLines(&wr) + sweepMarkdown(&wr))
 		for _, p := range wr.Phases {
 			fmt.Fprintf(&s, "**%s** — %d agent(s), %d threads, %d operations, %.0f ops/s over %.1f s", mdText(p.Phase), len(p.Agents), p.Threads, p.Ops, p.Throughput, float64(p.WindowMS)/1000)
 			if !p.Complete {

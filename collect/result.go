@@ -145,6 +145,8 @@ type WorkloadResult struct {
 	Problems []string           `json:"problems,omitempty"`
 	// Limit is what limited the measured phase (collect/bottleneck).
 	Limit *bottleneck.Verdict `json:"limit,omitempty"`
+	// Sweep is the workload's throughput–latency sweep, when it had one.
+	Sweep *SweepResult `json:"sweep,omitempty"`
 	// Repetitions are the workload's repetitions, in the order run, when
 	// the run repeated its workloads (--repeat N, N > 1); absent otherwise.
 	// The workload's own Phases, Throughput, Comparisons, Sanity and CPU

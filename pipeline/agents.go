@@ -25,11 +25,17 @@ type Phase struct {
 	// workloads (--repeat N, N > 1); 0 otherwise, which keeps the steps
 	// and files a run without repetitions always had.
 	Rep int
+	// Sweep is the step (from 1) of the workload's sweep that this run
+	// phase is (sweep.go); 0 otherwise.
+	Sweep int
 }
 
 // stepName is the ledger name of a phase: bench/<workload>/<phase>, or
 // bench/<workload>/r<k>/<phase> for repetition k.
 func (p Phase) stepName() string {
+	if p.Sweep > 0 {
+		return "bench/" + p.Workload + "/sweep/" + strconv.Itoa(p.Sweep)
+	}
 	if p.Rep > 0 {
 		return "bench/" + p.Workload + "/" + repetition.Tag(p.Rep) + "/" + p.Phase
 	}
@@ -52,10 +58,31 @@ func (r *Run) agentInput(ph Phase, count int, password string, startAt time.Time
 	if r.dep != nil {
 		in.DB = agentrun.DB{YSQL: r.dep.YSQL, YCQL: r.dep.YCQL, Database: r.dep.Database, User: r.dep.User, Password: password}
 	}
-	if prof.Family == "ycsb" && ph.Phase != "prepare" {
-		in.Properties = r.spec.AgentProperties
+	in.Properties = r.spec.agentProperties(prof.Family, ph.Phase)
+	if st, ok := r.sweepStepOf(ph); ok {
+		in.TargetOpsPerSec = st.Target
+		if st.Extended && in.Params.Duration > 0 {
+			in.Params.Duration *= 2
+		}
 	}
 	return in
+}
+
+// agentProperties are the YCSB properties a phase's agents are given: the
+// spec's agent_properties (load and run), and on the run phase the late
+// start tolerance when it is not the agent's default.
+func (s *Spec) agentProperties(family, phase string) map[string]string {
+	if family != "ycsb" || phase == agentrun.Prepare {
+		return nil
+	}
+	if phase != agentrun.Run || s.LateAfter <= 0 || s.LateAfter == time.Millisecond {
+		return s.AgentProperties
+	}
+	props := map[string]string{"ybload.late.after": s.LateAfter.String()}
+	for k, v := range s.AgentProperties {
+		props[k] = v
+	}
+	return props
 }
 
 // agents is the agent runner of this run.
@@ -223,6 +250,9 @@ func (r *Run) Phases() []Phase {
 // phaseName is a phase's workload as the progress view and errors say it:
 // with its repetition ("workloada r2/3") when the run repeats.
 func (r *Run) phaseName(ph Phase) string {
+	if ph.Sweep > 0 {
+		return fmt.Sprintf("%s sweep step %d", ph.Workload, ph.Sweep)
+	}
 	if l := repetition.Label(ph.Rep, r.spec.Repeat); l != "" {
 		return ph.Workload + " " + l
 	}
@@ -261,18 +291,31 @@ func (r *Run) Bench(ctx, stop context.Context) error {
 		r.StopAgents(ctx)
 	}
 	for _, ph := range r.Phases() {
-		if r.ledger.Done(ph.stepName()) && r.ledger.Done(ph.measured().stepName()) {
-			continue
-		}
-		if stop.Err() != nil || ctx.Err() != nil {
-			return exitcode.Errorf(exitcode.Workload, "interrupted before %s %s", r.phaseName(ph), ph.Phase)
-		}
-		if err := r.runPhase(ctx, ph, clients); err != nil {
+		if err := r.benchPhase(ctx, stop, ph, clients); err != nil {
 			return err
 		}
-		if stop.Err() != nil {
-			return exitcode.Errorf(exitcode.Workload, "interrupted during %s %s: what was measured is kept", r.phaseName(ph), ph.Phase)
+		if r.spec.Sweep && ph.Phase == agentrun.Run {
+			if err := r.sweepWorkload(ctx, stop, ph.Workload, clients); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// benchPhase runs one phase unless it and its workload's run are done.
+func (r *Run) benchPhase(ctx, stop context.Context, ph Phase, clients []infra.Host) error {
+	if r.ledger.Done(ph.stepName()) && r.ledger.Done(ph.measured().stepName()) {
+		return nil
+	}
+	if stop.Err() != nil || ctx.Err() != nil {
+		return exitcode.Errorf(exitcode.Workload, "interrupted before %s %s", r.phaseName(ph), ph.Phase)
+	}
+	if err := r.runPhase(ctx, ph, clients); err != nil {
+		return err
+	}
+	if stop.Err() != nil {
+		return exitcode.Errorf(exitcode.Workload, "interrupted during %s %s: what was measured is kept", r.phaseName(ph), ph.Phase)
 	}
 	return nil
 }

@@ -100,6 +100,9 @@ func spansOf(before, after map[string]hostcpu.Sample, rounds []sampleRound, role
 // which the collector reads; with sampling off, the file says so.
 func (r *Run) writeCPU(ph Phase, dbs, clients map[string]hostcpu.Span) error {
 	f := &hostcpu.File{Workload: ph.Workload, Phase: ph.Phase, Rep: ph.Rep, Hosts: dbs, Clients: clients}
+	if ph.Sweep > 0 {
+		f.Workload, f.Rep = agentrun.SweepStem(ph.Workload, ph.Sweep), 0
+	}
 	if len(dbs) == 0 && len(clients) == 0 {
 		if !r.spec.HostSamplesOff() {
 			return nil

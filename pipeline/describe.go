@@ -189,6 +189,12 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	pl.ExpectedSeconds = repeated(planEstimate(p, s.Workloads, par, false), s.Repeat).Round(time.Second).Seconds()
 	pl.AtMostSeconds = repeated(planEstimate(p, s.Workloads, par, true), s.Repeat).Round(time.Second).Seconds()
 	pl.ExpectedBasis = fmt.Sprintf("loads at ~20,000 records/s; runs bounded by %v or the published throughput", par.Duration)
+	if sw, ok := sweepBound(s); ok {
+		pl.Stages = append(pl.Stages[:len(pl.Stages)-3], append([]PlanStage{sw.stage}, pl.Stages[len(pl.Stages)-3:]...)...)
+		pl.AtMostSeconds += sw.seconds
+		pl.ExpectedSeconds += sw.seconds / 2
+		pl.ExpectedBasis += "; a sweep's steps at most as many as its plan allows"
+	}
 	pl.Results = filepath.Join(s.RunsDir, "<id>")
 	return pl, nil
 }
@@ -240,9 +246,7 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 					in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
 						Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
 						Params: par}
-					if p.Family == "ycsb" && ph != "prepare" {
-						in.Properties = s.AgentProperties
-					}
+					in.Properties = s.agentProperties(p.Family, ph)
 					inv, err := agentrun.Build(in)
 					if err != nil {
 						return nil, err

@@ -60,6 +60,16 @@ type Spec struct {
 	// load and run phases (e.g. measurementtype=hdrhistogram+raw); the report
 	// lists them.
 	AgentProperties map[string]string `yaml:"agent_properties" json:"agent_properties,omitempty"`
+	// Sweep runs a throughput–latency sweep after each workload's run
+	// (sweep.go); SweepFractions are its steps in percent of the run's
+	// throughput (empty: sweep.DefaultFractions), SLOP99 the p99 bound
+	// (0: twice the lowest step's).
+	Sweep          bool          `yaml:"sweep" json:"sweep,omitempty"`
+	SweepFractions []string      `yaml:"sweep_fractions" json:"sweep_fractions,omitempty"`
+	SLOP99         time.Duration `yaml:"slo_p99" json:"slo_p99,omitempty"`
+	// LateAfter is the pacer's tolerance for a late start (ybload's
+	// ybload.late.after), given to YCSB agents when not the default.
+	LateAfter time.Duration `yaml:"late_after" json:"late_after,omitempty"`
 	// HostSamples is "on" (every host's counters read each tick of a
 	// measured phase) or "off" (none: what limited the run is unknown).
 	HostSamples string `yaml:"host_samples" json:"host_samples,omitempty"`

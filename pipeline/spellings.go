@@ -72,6 +72,16 @@ var agentNotes = map[string]map[string]agentNote{
 		"sysbench": {"the endpoints: `--pgsql-host=`", []string{"--pgsql-host="}},
 		"kv":       {"the endpoints: `--nodes`", []string{"--nodes"}},
 	},
+	"late_after": {
+		"ycsb":     {"`-p ybload.late.after=` (run), when not 1ms", nil},
+		"sysbench": {"refused (exit 2): YCSB agents only", nil},
+		"kv":       {"refused (exit 2): YCSB agents only", nil},
+	},
+	"sweep": {
+		"ycsb":     {"each step: `-p target=` (its share of the step's rate), files `<workload>-s<k>-run.*`", nil},
+		"sysbench": {"refused (exit 2): not built yet", nil},
+		"kv":       {"refused (exit 2): no target rate", nil},
+	},
 	"agent": {
 		"ycsb":     {"the binary that runs", nil},
 		"sysbench": {"the binary that runs", nil},

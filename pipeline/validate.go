@@ -154,6 +154,7 @@ func (s *Spec) checkUnused(p *profiles.Profile) []error {
 		errs = append(errs, fmt.Errorf("%s: profile %s (%s) takes no agent properties: they are YCSB properties, passed to YCSB workloads only",
 			s.where("agent_properties"), p.Name, p.Family))
 	}
+	errs = append(errs, s.checkSweep(p)...)
 	if _, err := bottleneck.Parse(s.LimitRules); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", s.where("limit_rules"), err))
 	}

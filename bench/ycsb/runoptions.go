@@ -21,6 +21,7 @@ type runOptions struct {
 	maxTime     time.Duration
 	warmup      time.Duration
 	interval    time.Duration
+	lateAfter   time.Duration
 	grace       time.Duration
 	status      bool
 	statusEvery time.Duration
@@ -98,6 +99,10 @@ func (ro *runOptions) readTiming(r *propReader) {
 		r.bad("ybload.interval", "must be positive")
 	}
 	ro.grace = r.duration("ybload.stop.grace", bench.DefaultGrace)
+	ro.lateAfter = r.duration("ybload.late.after", bench.DefaultLateAfter)
+	if ro.lateAfter <= 0 && p.Has("ybload.late.after") {
+		r.bad("ybload.late.after", "must be positive")
+	}
 	ro.status = p.Bool("status", false)
 	se := r.int("status.interval", 10)
 	if se < 1 {

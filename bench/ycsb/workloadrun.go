@@ -147,7 +147,7 @@ func (r *workloadRun) engineConfig(ops int64, threads int) bench.Config {
 	ro := r.ro
 	ec := bench.Config{
 		Threads: threads, Operations: ops, Duration: ro.maxTime, Warmup: ro.warmup,
-		Interval: ro.interval, Grace: ro.grace, Abort: r.env.Abort, Seed: ro.seed,
+		Interval: ro.interval, Grace: ro.grace, LateAfter: ro.lateAfter, Abort: r.env.Abort, Seed: ro.seed,
 		Raw: ro.typ != MeasureHDR, Logger: r.log,
 	}
 	if ro.target > 0 {

@@ -31,6 +31,9 @@ var unwrittenHere = map[string]string{
 	"$.reproduction.rows[].worst":                                           "a comparable row that was not reproduced: comparable rows need the published hardware and database, never a local run",
 }
 
+// sweepKnee: a sweep whose lowest step held its target within the SLO.
+const sweepKnee = "a sweep whose lowest step held its target within the SLO"
+
 // linkStated: the hosts' link capacity, which only a spec's limit_rules
 // states (link_gbps); no run of the tier states one.
 const linkStated = "a run whose limit_rules state the hosts' link capacity (link_gbps); the tier's runs state none"
@@ -47,6 +50,17 @@ var whenItHappens = map[string]string{
 	"$.workloads[].phases[].measurements[].response_us.overflow":               "a response time above the histograms' highest trackable value",
 	"$.workloads[].repetitions[].phases[].measurements[].latency_us.overflow":  "as latency_us.overflow, in a repetition",
 	"$.workloads[].repetitions[].phases[].measurements[].response_us.overflow": "as response_us.overflow, in a repetition",
+	"$.workloads[].sweep.problems":                                             "a sweep cut off before its last step",
+	"$.workloads[].sweep.knee":                                                 sweepKnee,
+	"$.workloads[].sweep.knee.target_ops_per_sec":                              sweepKnee,
+	"$.workloads[].sweep.knee.achieved_ops_per_sec":                            sweepKnee,
+	"$.workloads[].sweep.knee.p99_us":                                          sweepKnee,
+	"$.workloads[].sweep.knee.step":                                            sweepKnee,
+	"$.workloads[].sweep.knee.below_step":                                      "a knee above the lowest step",
+	"$.workloads[].sweep.knee.above_step":                                      "a sweep that broke above its knee",
+	"$.workloads[].sweep.knee.confirmed":                                       sweepKnee,
+	"$.workloads[].sweep.max_sustainable_throughput":                           sweepKnee,
+	"$.workloads[].sweep.steps[].extended":                                     "a step whose p99 moved between its halves",
 	"$.workloads[].limit.hosts[].whole_phase":                                  "fewer than two readings of a host inside the measured window",
 	"$.workloads[].repetitions[].limit.hosts[].whole_phase":                    "as limit.hosts[].whole_phase, in a repetition",
 	"$.workloads[].cpu.*.cpu_seconds":                                          "database processes' CPU time that rounds to zero is left out",

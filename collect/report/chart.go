@@ -9,7 +9,9 @@ type Chart struct {
 	YLabel string
 	// Nines draws x, a quantile q, on a log axis of 1/(1−q), labelled
 	// 90%, 99%, 99.9%, …
-	Nines  bool
+	Nines bool
+	// LogY draws y on a log axis (latencies across a sweep's steps).
+	LogY   bool
 	Series []Series
 	Bands  []Band
 	// Note is said under the chart (what it cannot show).

@@ -139,6 +139,9 @@ func workloadOf(runDir string, w *collect.WorkloadResult) Workload {
 	out.Charts = append(out.Charts, spectrumChart(w, runs))
 	cpu, cerr := cpuChart(runDir, w)
 	out.Charts = append(out.Charts, cpu)
+	if c, ok := sweepChart(w); ok {
+		out.Charts = append(out.Charts, c)
+	}
 	for _, e := range []error{err, cerr} {
 		if e != nil {
 			out.Problems = append(out.Problems, e.Error())

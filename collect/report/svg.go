@@ -103,6 +103,21 @@ func drawSVG(c Chart) ([]byte, error) {
 		p.Add(l)
 	}
 	p.Y.Min = 0
+	if c.LogY {
+		lo := math.Inf(1)
+		for _, s := range c.Series {
+			for _, y := range s.Y {
+				if y > 0 {
+					lo = math.Min(lo, y)
+				}
+			}
+		}
+		if math.IsInf(lo, 1) {
+			lo = 1
+		}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = lo/1.5, top
+	}
 	if c.Nines {
 		p.X.Scale = ninesScale{}
 		p.X.Tick.Marker = ninesTicks{}

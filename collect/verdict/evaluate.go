@@ -108,7 +108,7 @@ func Evaluate(f *File, r *collect.Result, base Baseline, now time.Time) *Verdict
 // operation; every measured operation for "*" and for a latency metric
 // without one; else the operation named.
 func operationsOf(rule Rule, r *collect.Result, workload string) []string {
-	whole := rule.Metric == "throughput" || rule.Metric == "error_rate" || rule.Metric == MetricLimitedBy
+	whole := rule.Metric == "throughput" || rule.Metric == "error_rate" || rule.Metric == MetricLimitedBy || rule.Metric == MetricMaxSustainable
 	switch {
 	case rule.Operation == "" && whole:
 		return []string{""}

@@ -32,6 +32,10 @@ var Metrics = collect.Metrics
 // family ending in "*".
 const MetricLimitedBy = "limited_by"
 
+// MetricMaxSustainable is a swept workload's knee: the highest throughput
+// it sustained within the sweep's SLO (collect/sweep), in ops/s.
+const MetricMaxSustainable = "max_sustainable_throughput"
+
 // Ops are the comparisons a gate can make.
 var Ops = []string{">=", "<="}
 
@@ -252,8 +256,8 @@ func parseRule(g *yaml.Node, at string, fail func(int, string, string, ...any)) 
 			r.Operation = v.Value
 		case "metric":
 			r.Metric = v.Value
-			if !slices.Contains(Metrics, v.Value) && v.Value != MetricLimitedBy {
-				bad(v.Line, "metric", "unknown metric %q (known: %s, %s)", v.Value, strings.Join(Metrics, ", "), MetricLimitedBy)
+			if !slices.Contains(Metrics, v.Value) && v.Value != MetricLimitedBy && v.Value != MetricMaxSustainable {
+				bad(v.Line, "metric", "unknown metric %q (known: %s, %s, %s)", v.Value, strings.Join(Metrics, ", "), MetricMaxSustainable, MetricLimitedBy)
 			}
 		case "is":
 			r.Is = v.Value

@@ -11,7 +11,12 @@ import (
 const MeasuredPhase = collect.MeasuredPhase
 
 // unitOf is a metric's unit.
-func unitOf(metric string) string { return collect.MetricUnit(metric) }
+func unitOf(metric string) string {
+	if metric == MetricMaxSustainable {
+		return collect.UnitRate
+	}
+	return collect.MetricUnit(metric)
+}
 
 // phaseOf is a workload's measured phase in a result, or why there is none
 // to gate on.
@@ -51,6 +56,15 @@ func measure(r *collect.Result, workload, operation, metric string) (v float64, 
 	w, p, err := phaseOf(r, workload)
 	if err != nil {
 		return 0, 0, err
+	}
+	if metric == MetricMaxSustainable {
+		switch {
+		case w.Sweep == nil:
+			return 0, 0, fmt.Errorf("run %s: %s was not swept (run --sweep)", r.RunID, workload)
+		case w.Sweep.Knee == nil:
+			return 0, 0, fmt.Errorf("run %s: %s's sweep found no knee", r.RunID, workload)
+		}
+		return w.Sweep.MaxSustainable, 0, nil
 	}
 	if len(w.Repetitions) > 0 {
 		if sp := w.FindSpread(operation, metric); sp != nil && len(sp.Values) > 0 {

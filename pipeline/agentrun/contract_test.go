@@ -178,6 +178,14 @@ var ycsbChecks = checks[ycsbParsed]{
 		}
 		return k
 	},
+	// So does the sweep's step.
+	"Phase.Sweep": func(p ycsbParsed) any {
+		var k int
+		if _, err := fmt.Sscanf(path.Base(p.get("ybload.summary")), p.inv.WorkloadFiles[0][len("built-in "):]+"-s%d-", &k); err != nil {
+			return 0
+		}
+		return k
+	},
 	"Binding":        func(p ycsbParsed) any { return p.inv.Binding },
 	"PropertiesFile": func(p ycsbParsed) any { return p.inv.WorkloadFiles[1] },
 	"RecordCount":    func(p ycsbParsed) any { return p.cfg.RecordCount },

@@ -58,6 +58,9 @@ type Input struct {
 	// the load and run phases, {workload}, {phase} and {repetition} (r<k>,
 	// or nothing without repetitions) in values replaced.
 	Properties map[string]string
+	// TargetOpsPerSec is a sweep step's total target rate (0: none), which
+	// the agents share evenly.
+	TargetOpsPerSec float64
 }
 
 func (in Input) file(ext string) string { return path.Join(in.Dir, in.Phase.FileBase()+ext) }

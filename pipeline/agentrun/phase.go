@@ -23,12 +23,27 @@ type Phase struct {
 	// Rep is the workload's repetition, from 1, when the run repeats its
 	// workloads (--repeat N, N > 1); 0 otherwise.
 	Rep int
+	// Sweep is the step (from 1) of a throughput–latency sweep the run
+	// phase is, after the workload's own run; 0 otherwise.
+	Sweep int
 }
 
 // FileBase is the stem of the agent's file names for the phase:
-// <workload>-<phase>, or <workload>-r<k>-<phase> for repetition k, so that
-// repetitions never overwrite each other's files.
-func (p Phase) FileBase() string { return repetition.Stem(p.Workload, p.Rep) + "-" + p.Phase }
+// <workload>-<phase>, <workload>-r<k>-<phase> for repetition k, so that
+// repetitions never overwrite each other's files, or <workload>-s<k>-run
+// for a sweep's step k.
+func (p Phase) FileBase() string { return p.Stem() + "-" + p.Phase }
+
+// Stem is the phase's workload part of its file names.
+func (p Phase) Stem() string {
+	if p.Sweep > 0 {
+		return SweepStem(p.Workload, p.Sweep)
+	}
+	return repetition.Stem(p.Workload, p.Rep)
+}
+
+// SweepStem is the file name stem of a sweep's step k of workload w.
+func SweepStem(w string, k int) string { return w + "-s" + strconv.Itoa(k) }
 
 // Records reports whether the phase writes tick records.
 func (p Phase) Records() bool { return p.Phase == Load || p.Phase == Run }

@@ -1,7 +1,9 @@
 package agentrun
 
 import (
+	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,6 +120,10 @@ func buildYCSB(in Input) (*YCSB, error) {
 	r := strings.NewReplacer("{workload}", in.Phase.Workload, "{phase}", in.Phase.Phase, "{repetition}", rep)
 	for k, v := range in.Properties {
 		y.Properties = append(y.Properties, Property{Name: k, Value: r.Replace(v)})
+	}
+	if in.TargetOpsPerSec > 0 && in.Phase.Phase == Run {
+		y.Properties = slices.DeleteFunc(y.Properties, func(p Property) bool { return p.Name == "target" })
+		y.Properties = append(y.Properties, Property{Name: "target", Value: strconv.FormatInt(int64(math.Round(in.TargetOpsPerSec/float64(in.Count))), 10)})
 	}
 	sort.Slice(y.Properties, func(i, j int) bool { return y.Properties[i].Name < y.Properties[j].Name })
 	return y, nil

@@ -1,0 +1,50 @@
+package collect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ybbench/ybbench/collect/sweep"
+)
+
+// sweepMarkdown is a swept workload's curve as a table, its knee and the
+// rules its steps were held to ("" for a workload not swept).
+func sweepMarkdown(w *WorkloadResult) string {
+	sw := w.Sweep
+	if sw == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Throughput–latency sweep** — saturation %s ops/s (the run phase's), %d steps; SLO p99 %s ms (%s).\n\n",
+		num(sw.Saturation), len(sw.Steps), ms(sw.SLOP99), map[bool]string{true: "slo_p99", false: "twice the lowest step's p99"}[sw.SLOGiven])
+	if k := sw.Knee; k != nil {
+		fmt.Fprintf(&b, "Knee: **%s ops/s achieved** at a target of %s (step %d), p99 %s ms%s; max_sustainable_throughput %s ops/s.\n\n",
+			num(k.Achieved), num(k.Target), k.Step, ms(k.P99), map[bool]string{true: ", confirmed by its repeat", false: ", **not confirmed** by its repeat"}[k.Confirmed], num(sw.MaxSustainable))
+	} else {
+		b.WriteString("Knee: none: not even the lowest step held its target within the SLO.\n\n")
+	}
+	b.WriteString("| step | kind | target ops/s | achieved ops/s | achieved ÷ target | late | errors | p50 ms | p95 ms | p99 ms | p99.9 ms | limited by | counts |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n")
+	for _, s := range sw.Steps {
+		kind := s.Kind
+		if s.Extended {
+			kind += " (extended)"
+		}
+		counts := "yes"
+		switch {
+		case s.Achieved/s.Target < sweep.MinAchieved:
+			counts = "no: behind its rate"
+		case s.Late > sweep.MaxLate:
+			counts = "no: late starts"
+		case !s.Good(sw.SLOP99):
+			counts = "yes, past the knee"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %.3f | %.2f%% | %d | %s | %s | %s | %s | %s | %s |\n", s.Index, mdText(kind), num(s.Target), num(s.Achieved),
+			s.Achieved/s.Target, 100*s.Late, s.Errors, ms(s.P50), ms(s.P95), ms(s.P99), ms(s.P999), mdText(s.LimitedBy), counts)
+	}
+	fmt.Fprintf(&b, "\nA step counts when it achieved ≥ %g of its target with ≤ %g%% late starts; the knee is the highest step at ≥ %g of its target and within the SLO; the bracket around it is bisected to %g%% of the saturation throughput, and a final step repeats it.\n\n",
+		sweep.MinAchieved, 100*sweep.MaxLate, sweep.GoodAchieved, 100*sweep.Resolution)
+	for _, p := range sw.Problems {
+		fmt.Fprintf(&b, "- %s\n", mdText(p))
+	}
+	return b.String()
+}

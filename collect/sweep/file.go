@@ -1,0 +1,75 @@
+package sweep
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ybbench/ybbench/internal/atomicfile"
+)
+
+// Schema names the version of a sweep file.
+const Schema = "ybbench-sweep/1"
+
+// Dir is the run directory's folder of sweep files, one per workload.
+const Dir = "sweep"
+
+// File is a workload's sweep as the orchestrator planned it: the plan and
+// each step as it was decided, written before the step runs, so that the
+// collector knows what each step's files are and a resumed sweep what it
+// decided.
+type File struct {
+	Schema     string    `json:"schema"`
+	Workload   string    `json:"workload"`
+	Saturation float64   `json:"saturation_ops_per_sec"`
+	Fractions  []float64 `json:"fractions"`
+	// SLOP99 is the SLO given (µs; 0: twice the lowest step's p99).
+	SLOP99 float64   `json:"slo_p99_us,omitempty"`
+	Steps  []Planned `json:"steps"`
+}
+
+// Planned is one step as decided: its index, kind, target and whether it
+// extends the step before it.
+type Planned struct {
+	Index    int     `json:"index"`
+	Kind     string  `json:"kind"`
+	Target   float64 `json:"target_ops_per_sec"`
+	Extended bool    `json:"extended,omitempty"`
+}
+
+// Plan is the file's plan.
+func (f *File) Plan() Plan { return Plan{Saturation: f.Saturation, Fractions: f.Fractions, SLOP99: f.SLOP99} }
+
+// Path is where a workload's sweep file is.
+func Path(runDir, workload string) string { return filepath.Join(runDir, Dir, workload+".json") }
+
+// Write writes f (whole or not at all).
+func Write(runDir string, f *File) error {
+	f.Schema = Schema
+	if err := os.MkdirAll(filepath.Join(runDir, Dir), 0o755); err != nil {
+		return fmt.Errorf("sweep file: %w", err)
+	}
+	return atomicfile.WriteJSON(Path(runDir, f.Workload), f, 0o644)
+}
+
+// Read reads a workload's sweep file; nil when it has none.
+func Read(runDir, workload string) (*File, error) {
+	b, err := os.ReadFile(Path(runDir, workload))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", Path(runDir, workload), err)
+	}
+	if f.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %q, want %s", Path(runDir, workload), f.Schema, Schema)
+	}
+	return &f, nil
+}

@@ -1,0 +1,89 @@
+package sweep
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// simulate is a server that serves up to capacity ops/s, its p99 1 ms
+// until 85% of capacity and growing steeply past it.
+func simulate(capacity, target float64) Step {
+	achieved := math.Min(target, capacity)
+	p99 := 1000.0
+	if u := target / capacity; u > 0.85 {
+		p99 = 1000 * math.Exp(20*(u-0.85))
+	}
+	return Step{Target: target, Achieved: achieved, P99: p99, FirstHalfP99: p99, SecondHalfP99: p99}
+}
+
+// The plan's steps, driven against a simulated server, run the fractions,
+// bisect to 2% of the saturation throughput and confirm: the knee is where
+// the SLO (twice the lowest step's p99) breaks, within the resolution.
+func TestPlanFindsTheKnee(t *testing.T) {
+	p := Plan{Saturation: 10000, Fractions: DefaultFractions}
+	var done []Step
+	for i := 0; i < 40; i++ {
+		target, kind, extend, more := p.Next(done)
+		if !more {
+			break
+		}
+		s := simulate(10000, target)
+		s.Index, s.Kind, s.Extended = len(done)+1, kind, extend
+		done = append(done, s)
+	}
+	if n := len(done); n > p.MaxSteps() || done[n-1].Kind != KindConfirm {
+		t.Fatalf("%d steps (bound %d), last %+v", n, p.MaxSteps(), done[len(done)-1])
+	}
+	k := KneeOf(done, p.SLO(done))
+	// 1000·e^(20(u−0.85)) = 2000 at u = 0.85 + ln 2 / 20 ≈ 0.8847.
+	want := 10000 * (0.85 + math.Ln2/20)
+	if k == nil || k.Target > want || want-k.Target > Resolution*10000 || !k.Confirmed || k.Above == nil || k.Below == nil {
+		t.Fatalf("knee %+v, want within 2%% below %.0f", k, want)
+	}
+}
+
+// A step whose p99 moved between its halves is run again once, extended,
+// and the extended one stands for it.
+func TestUnstableStepIsExtendedOnce(t *testing.T) {
+	p := Plan{Saturation: 1000, Fractions: []float64{50, 100}}
+	s := Step{Index: 1, Kind: KindFraction, Target: 500, Achieved: 500, P99: 900, FirstHalfP99: 800, SecondHalfP99: 1000}
+	target, kind, extend, more := p.Next([]Step{s})
+	if !more || !extend || target != 500 || kind != KindFraction {
+		t.Fatalf("next after an unstable step: %g %s %v %v", target, kind, extend, more)
+	}
+	ext := s
+	ext.Index, ext.Extended, ext.P99 = 2, true, 700
+	if target, _, extend, _ := p.Next([]Step{s, ext}); extend || target != 1000 {
+		t.Errorf("after the extension: %g extend=%v", target, extend)
+	}
+	if f := final([]Step{s, ext}); len(f) != 1 || f[0].P99 != 700 {
+		t.Errorf("the extended step does not stand for the first: %+v", f)
+	}
+}
+
+func TestStepRules(t *testing.T) {
+	ok := Step{Target: 1000, Achieved: 995, Late: 0.0005, P99: 100}
+	if !ok.Counts() || !ok.Good(200) {
+		t.Error("positive control")
+	}
+	for name, s := range map[string]Step{
+		"behind its target": {Target: 1000, Achieved: 970, P99: 100},
+		"late starts":       {Target: 1000, Achieved: 1000, Late: 0.002, P99: 100},
+	} {
+		if s.Counts() || s.Good(200) {
+			t.Errorf("%s counted", name)
+		}
+	}
+	if (Step{Target: 1000, Achieved: 1000, P99: 300}).Good(200) {
+		t.Error("a step past the SLO is good")
+	}
+	for _, bad := range []Plan{{Fractions: []float64{10, 0}}, {Fractions: nil}, {Fractions: []float64{10}, SLOP99: -1}} {
+		if err := bad.Check(); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+	if err := (Plan{Fractions: []float64{10, -5}}).Check(); err == nil || !strings.Contains(err.Error(), "sweep_fractions: -5") {
+		t.Errorf("error names neither setting nor value: %v", err)
+	}
+}

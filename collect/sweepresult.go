@@ -1,0 +1,55 @@
+package collect
+
+import (
+	"github.com/ybbench/ybbench/collect/sweep"
+)
+
+// SweepResult is a workload's throughput–latency sweep: the saturation
+// throughput its steps are fractions of, the SLO they were held to, every
+// step, and the knee.
+type SweepResult struct {
+	Saturation float64   `json:"saturation_ops_per_sec"`
+	Fractions  []float64 `json:"fractions"`
+	// SLOP99 is the p99 bound (µs) the steps were held to; SLOGiven says
+	// whether slo_p99 gave it (else twice the lowest step's p99).
+	SLOP99   float64      `json:"slo_p99_us"`
+	SLOGiven bool         `json:"slo_given"`
+	Steps    []sweep.Step `json:"steps"`
+	Knee     *sweep.Knee  `json:"knee,omitempty"`
+	// MaxSustainable is the knee's achieved throughput, which gates read
+	// as max_sustainable_throughput.
+	MaxSustainable float64 `json:"max_sustainable_throughput,omitempty"`
+	// Complete is whether the plan had no step left to run.
+	Complete bool     `json:"complete"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// sweepOf reads a workload's sweep from its run directory (nil when the
+// workload was not swept).
+func sweepOf(runDir, w string, lc limitContext) *SweepResult {
+	f, steps, err := sweepSteps(runDir, w, &lc)
+	if f == nil && err == nil {
+		return nil
+	}
+	out := &SweepResult{Steps: []sweep.Step{}}
+	if err != nil {
+		out.Problems = append(out.Problems, err.Error())
+	}
+	if f == nil {
+		return out
+	}
+	plan := f.Plan()
+	out.Saturation, out.Fractions, out.SLOGiven = f.Saturation, f.Fractions, f.SLOP99 > 0
+	out.Steps = append(out.Steps, steps...)
+	out.SLOP99 = plan.SLO(steps)
+	out.Knee = sweep.KneeOf(steps, out.SLOP99)
+	if out.Knee != nil {
+		out.MaxSustainable = out.Knee.Achieved
+	}
+	_, _, _, more := plan.Next(steps)
+	out.Complete = !more
+	if !out.Complete {
+		out.Problems = append(out.Problems, "the sweep was cut off before its last step: the knee is of the steps it ran")
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package pipeline
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ybbench/ybbench/collect/sweep"
+	"github.com/ybbench/ybbench/profiles"
+)
+
+// sweepPlan is the spec's sweep settings as the plan takes them, without
+// the saturation throughput the run measures.
+func (s *Spec) sweepPlan() (sweep.Plan, error) {
+	p := sweep.Plan{Fractions: sweep.DefaultFractions, SLOP99: float64(s.SLOP99.Microseconds())}
+	if len(s.SweepFractions) > 0 {
+		p.Fractions = nil
+		for _, f := range s.SweepFractions {
+			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil {
+				return p, fmt.Errorf("sweep_fractions: %q is not a number", f)
+			}
+			p.Fractions = append(p.Fractions, v)
+		}
+	}
+	return p, p.Check()
+}
+
+// checkSweep refuses a sweep that cannot be run, before anything is made,
+// naming the setting.
+func (s *Spec) checkSweep(p *profiles.Profile) []error {
+	if p.Family != "ycsb" && s.given("late_after") {
+		return []error{fmt.Errorf("%s: profile %s (%s) has no paced phases: only YCSB agents take it", s.where("late_after"), p.Name, p.Family)}
+	}
+	if !s.Sweep {
+		var errs []error
+		for _, name := range []string{"sweep_fractions", "slo_p99"} {
+			if s.given(name) {
+				errs = append(errs, fmt.Errorf("%s: given without sweep: it would change nothing", s.where(name)))
+			}
+		}
+		return errs
+	}
+	var errs []error
+	switch p.Family {
+	case "ycsb":
+	case "kv":
+		errs = append(errs, fmt.Errorf("%s: profile %s (%s) has no target rate: its workloads cannot be paced, so no step can offer a rate", s.where("sweep"), p.Name, p.Family))
+	default:
+		errs = append(errs, fmt.Errorf("%s: profile %s (%s): the sweep is built for YCSB profiles only (sysbench's --rate steps are not yet)", s.where("sweep"), p.Name, p.Family))
+	}
+	if s.Repeat > 1 {
+		errs = append(errs, fmt.Errorf("%s: not with repeat %d: a sweep is one series of steps on one cluster", s.where("sweep"), s.Repeat))
+	}
+	if _, err := s.sweepPlan(); err != nil {
+		name := "sweep_fractions"
+		if strings.HasPrefix(err.Error(), "slo_p99") {
+			name = "slo_p99"
+		}
+		errs = append(errs, fmt.Errorf("%s: %s", s.where(name), strings.TrimPrefix(err.Error(), name+": ")))
+	}
+	return errs
+}
+
+// sweepPlanBound is a sweep's place in the plan: its stage line and the
+// most time its steps take.
+type sweepPlanBound struct {
+	stage   PlanStage
+	seconds float64
+}
+
+// sweepBound is what plan says of a sweep before anything is made: at
+// most MaxSteps steps per workload, each the run's duration (an extended
+// one twice) with the agents' start delay and a few seconds to start and
+// fetch them.
+func sweepBound(s *Resolved) (sweepPlanBound, bool) {
+	if !s.Sweep {
+		return sweepPlanBound{}, false
+	}
+	plan, err := s.sweepPlan()
+	if err != nil {
+		return sweepPlanBound{}, false
+	}
+	steps := plan.MaxSteps()
+	per := s.Params.Duration + s.StartDelay + 3*time.Second
+	total := time.Duration(len(s.Workloads)*steps) * per
+	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v per workload (%v in all, at most)",
+		plan.Fractions, 100*sweep.Resolution, steps, per, total)
+	return sweepPlanBound{stage: PlanStage{Stage: "sweep", What: what}, seconds: total.Seconds()}, true
+}
