@@ -41,7 +41,9 @@ type Planned struct {
 }
 
 // Plan is the file's plan.
-func (f *File) Plan() Plan { return Plan{Saturation: f.Saturation, Fractions: f.Fractions, SLOP99: f.SLOP99} }
+func (f *File) Plan() Plan {
+	return Plan{Saturation: f.Saturation, Fractions: f.Fractions, SLOP99: f.SLOP99}
+}
 
 // Path is where a workload's sweep file is.
 func Path(runDir, workload string) string { return filepath.Join(runDir, Dir, workload+".json") }

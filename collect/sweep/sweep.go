@@ -66,7 +66,9 @@ type Step struct {
 }
 
 // Counts reports whether a step measured the rate it was offered.
-func (s Step) Counts() bool { return s.Target > 0 && s.Achieved/s.Target >= MinAchieved && s.Late <= MaxLate }
+func (s Step) Counts() bool {
+	return s.Target > 0 && s.Achieved/s.Target >= MinAchieved && s.Late <= MaxLate
+}
 
 // Good reports whether a step is below the knee under the SLO.
 func (s Step) Good(sloP99 float64) bool {
