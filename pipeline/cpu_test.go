@@ -21,13 +21,31 @@ type cpuRunner struct {
 	reads map[string]int
 }
 
-func (c *cpuRunner) Run(_ context.Context, h infra.Host, _ string, _ ...provision.RunOption) (provision.Result, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := c.reads[h.Name]
-	c.reads[h.Name]++
-	out := fmt.Sprintf(`{"mode":"node","busy_ticks":%d,"total_ticks":%d,"hz":100,"cores":2,"at":%d}`, 10*n, 100*n, n)
-	return provision.Result{Host: h.Name, Stdout: []byte(out)}, nil
+func (c *cpuRunner) Run(ctx context.Context, h infra.Host, _ string, opts ...provision.RunOption) (provision.Result, error) {
+	var o provision.RunOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	reading := func() string {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		n := c.reads[h.Name]
+		c.reads[h.Name]++
+		return fmt.Sprintf(`{"mode":"node","busy_ticks":%d,"total_ticks":%d,"hz":100,"cores":2,"at":%d}`, 10*n, 100*n, n)
+	}
+	if o.Stdout == nil { // one reading
+		return provision.Result{Host: h.Name, Stdout: []byte(reading())}, nil
+	}
+	// A stream: a reading each time the previous one was taken in, until
+	// the sampler stops it.
+	for ctx.Err() == nil {
+		fmt.Fprintln(o.Stdout, reading())
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return provision.Result{Host: h.Name}, ctx.Err()
 }
 
 func (c *cpuRunner) Put(context.Context, infra.Host, string, io.Reader, fs.FileMode) error {

@@ -64,14 +64,17 @@ const (
 	OwnAgent    = "agent"    // a client: the agent's (ybload) processes
 )
 
-// CPUScript reads a host's counters as one JSON object (a hostcpu.Sample):
-// the node's /proc/stat on a host with its own kernel, the CPU time of the
-// tool's own processes (own: OwnDatabase or OwnAgent) on one that shares
-// this machine's, and beside it the counters the attribution of a run's
-// limit reads.
-func CPUScript(h infra.Host, own string) (string, error) {
+// CPUScript reads a host's counters count times, every seconds apart,
+// each reading one JSON line (a hostcpu.Sample): the node's /proc/stat on
+// a host with its own kernel, the CPU time of the tool's own processes
+// (own: OwnDatabase or OwnAgent) on one that shares this machine's, and
+// beside it the counters the attribution of a run's limit reads. One
+// session for a phase's readings: a session each would cost the host
+// (its sshd) far more than the reading.
+func CPUScript(h infra.Host, own string, count, every int) (string, error) {
 	return render("cpu", struct {
 		Shared           bool
 		ServiceUser, Own string
-	}{h.Shared, h.ServiceUser, own})
+		Count, Every     int
+	}{h.Shared, h.ServiceUser, own, count, every})
 }

@@ -29,9 +29,9 @@ func TestScriptsGolden(t *testing.T) {
 		{"fetch", func() (string, error) {
 			return agentrun.FetchScript(h, []string{"workloada-run.jsonl", "workloada-run.json", "workloada-run.dat"})
 		}},
-		{"cpu-node", func() (string, error) { return agentrun.CPUScript(h, agentrun.OwnDatabase) }},
-		{"cpu-process", func() (string, error) { return agentrun.CPUScript(shared, agentrun.OwnDatabase) }},
-		{"cpu-agent", func() (string, error) { return agentrun.CPUScript(shared, agentrun.OwnAgent) }},
+		{"cpu-node", func() (string, error) { return agentrun.CPUScript(h, agentrun.OwnDatabase, 1, 1) }},
+		{"cpu-process", func() (string, error) { return agentrun.CPUScript(shared, agentrun.OwnDatabase, 1, 1) }},
+		{"cpu-agent", func() (string, error) { return agentrun.CPUScript(shared, agentrun.OwnAgent, 86400, 1) }},
 	} {
 		s, err := c.render()
 		if err != nil {

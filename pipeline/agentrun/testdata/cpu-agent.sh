@@ -1,12 +1,16 @@
-# One reading of a host's counters, as one JSON object (a hostcpu.Sample),
-# read from /proc only and with shell builtins where a loop runs, so that a
-# reading every tick costs the host next to nothing: the machine's CPU
+# Readings of a host's counters, each one JSON line (a hostcpu.Sample):
+# 86400 of them, 1 s apart, from one session, read from /proc
+# only and with shell builtins where a loop runs, so that a reading every
+# tick costs the host next to nothing: the machine's CPU
 # (/proc/stat), its run queue, its disks (/proc/diskstats), this network
 # namespace's interfaces (/proc/net/dev) and the CPU time of the tool's
 # own processes here (the agent's) with the cores they may use.
 set -u
 me=$(readlink /proc/self/ns/net) || exit 1
 pat=$(printf '%s' "$me" | sed 's/[][*?]/\\&/g')
+hz=$(getconf CLK_TCK)
+n=0
+while [ "$n" -lt 86400 ]; do
 pids=$(find /proc/[0-9]*/ns/net -maxdepth 0 -lname "$pat" 2>/dev/null)
 own=0 procs=0 threads=0 first=
 for p in $pids; do
@@ -68,8 +72,11 @@ done < /proc/net/dev
 # /proc/stat: its CPU is its own processes' time.
 mode=process busy=$own total=0
 printf '{"mode":"%s","busy_ticks":%d,"total_ticks":%d,"hz":%d,"cores":%d,"at":%s,' \
-  "$mode" "$busy" "$total" "$(getconf CLK_TCK)" "$cores" "$(date +%s.%N)"
+  "$mode" "$busy" "$total" "$hz" "$cores" "$(date +%s.%N)"
 printf '"node":{"user":%d,"nice":%d,"system":%d,"idle":%d,"iowait":%d,"irq":%d,"softirq":%d,"steal":%d},"procs_running":%d,' \
   "$user" "$nice" "$system" "$idle" "$iowait" "$irq" "$softirq" "$steal" "$rq"
 printf '"own":{"busy_ticks":%d,"procs":%d,"threads":%d,"cpus_allowed":"%s","cpu_quota":"%s"},"disks":[%s],"nets":[%s]}\n' \
   "$own" "$procs" "$threads" "$allowed" "$quota" "$disks" "$nets"
+n=$((n + 1))
+[ "$n" -ge 86400 ] || sleep 1
+done
