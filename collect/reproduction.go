@@ -192,7 +192,7 @@ func figuresOf(w *WorkloadResult) []ReproducedFigure {
 		}
 		f := ReproducedFigure{Column: c.Column, Unit: c.Unit, Published: c.Published, HigherIsBetter: c.Unit != "ms"}
 		f.Median, f.Low, f.High, f.Confidence = medianCI(vals)
-		f.CV = cv(vals)
+		f.CV = SpreadOf("", "", vals).CV
 		f.Ratio = f.Median / f.Published
 		out = append(out, f)
 	}
@@ -282,11 +282,7 @@ func medianCI(vals []float64) (median, low, high, conf float64) {
 	if n == 0 {
 		return 0, 0, 0, 0
 	}
-	if n%2 == 1 {
-		median = x[n/2]
-	} else {
-		median = (x[n/2-1] + x[n/2]) / 2
-	}
+	median = Median(x)
 	k, conf := 1, 1-2*binomCDF(n, 0)
 	for j := 2; j <= n/2; j++ {
 		c := 1 - 2*binomCDF(n, j-1)
@@ -308,25 +304,4 @@ func binomCDF(n, k int) float64 {
 		sum += c
 	}
 	return sum / math.Pow(2, float64(n))
-}
-
-// cv is the sample standard deviation over the mean (0 for fewer than two
-// values or a zero mean).
-func cv(vals []float64) float64 {
-	if len(vals) < 2 {
-		return 0
-	}
-	var sum float64
-	for _, v := range vals {
-		sum += v
-	}
-	mean := sum / float64(len(vals))
-	if mean == 0 {
-		return 0
-	}
-	var ss float64
-	for _, v := range vals {
-		ss += (v - mean) * (v - mean)
-	}
-	return math.Sqrt(ss/float64(len(vals)-1)) / mean
 }

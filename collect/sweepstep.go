@@ -2,17 +2,17 @@ package collect
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/ybbench/ybbench/collect/sweep"
 	"github.com/ybbench/ybbench/record/hist"
 	"github.com/ybbench/ybbench/record/hostcpu"
+	"github.com/ybbench/ybbench/record/repetition"
 )
 
 // SweepStem is the file name stem of step k of workload w's sweep (as the
 // agents name the files: <workload>-s<k>-run.jsonl).
-func SweepStem(w string, k int) string { return w + "-s" + strconv.Itoa(k) }
+func SweepStem(w string, k int) string { return repetition.SweepStem(w, k) }
 
 // SweepStep reads step k of workload w's sweep from its agents' files:
 // its target (the agents' summed), achieved throughput, late share,

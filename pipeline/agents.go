@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ybbench/ybbench/collect/sweep"
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/pipeline/agentrun"
@@ -176,6 +177,10 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	hosts := clients
 	if fam.firstClientOnly(ph.Phase) {
 		hosts = clients[:1]
+	}
+	if _, ok := r.sweepStepOf(ph); ph.Sweep > 0 && !ok {
+		// Without its plan the step would run unpaced: no sweep step at all.
+		return exitcode.Errorf(exitcode.Tool, "%s: its plan is not in %s", r.phaseName(ph), sweep.Path(r.dir, ph.Workload))
 	}
 	startAt := time.Now().Add(r.spec.StartDelay)
 	base := r.agentInput(ph, len(hosts), pw, startAt)

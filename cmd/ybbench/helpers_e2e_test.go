@@ -393,3 +393,18 @@ func checkSchema(t *testing.T, b []byte) {
 	}
 	coverResult(b)
 }
+
+// readRunResult reads a run's result.json, checked against its schema.
+func readRunResult(t *testing.T, dir string) *collect.Result {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, b)
+	var res collect.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	return &res
+}

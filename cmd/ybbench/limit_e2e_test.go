@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,15 +77,7 @@ func TestE2ELimitAttribution(t *testing.T) {
 					t.Fatalf("%s: %d\n%s", stage, r.code, tail(r.stderr, 20))
 				}
 			}
-			b, err := os.ReadFile(filepath.Join(dir, "result.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkSchema(t, b)
-			var res collect.Result
-			if err := json.Unmarshal(b, &res); err != nil {
-				t.Fatal(err)
-			}
+			res := readRunResult(t, dir)
 			w := res.Workloads[0]
 			if w.Limit == nil || w.Limit.LimitedBy != tc.want {
 				t.Fatalf("limited by %+v, want %s", w.Limit, tc.want)

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,16 +27,7 @@ func sweepOnce(t *testing.T, subnet string) (*collect.Result, string) {
 		t.Fatalf("run --sweep: exit %d\n%s", r.code, tail(r.stderr, 30))
 	}
 	assertNothingRemains(t, dir, subnet+".")
-	b, err := os.ReadFile(filepath.Join(dir, "result.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSchema(t, b)
-	var res collect.Result
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
-	}
-	return &res, dir
+	return readRunResult(t, dir), dir
 }
 
 // A sweep of workload C on a local cluster finds a knee, with a step above

@@ -43,7 +43,7 @@ func (p Phase) Stem() string {
 }
 
 // SweepStem is the file name stem of a sweep's step k of workload w.
-func SweepStem(w string, k int) string { return w + "-s" + strconv.Itoa(k) }
+func SweepStem(w string, k int) string { return repetition.SweepStem(w, k) }
 
 // Records reports whether the phase writes tick records.
 func (p Phase) Records() bool { return p.Phase == Load || p.Phase == Run }

@@ -46,3 +46,8 @@ func Numbers(n int) []int {
 	}
 	return out
 }
+
+// SweepStem is the file name stem of step k (from 1) of workload w's
+// throughput–latency sweep: <workload>-s<k>, beside a repetition's
+// <workload>-r<k>.
+func SweepStem(w string, k int) string { return w + "-s" + strconv.Itoa(k) }
