@@ -11,6 +11,7 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/pace"
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/record"
@@ -169,7 +170,10 @@ func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []stri
 func engineConfig(o *Options, env *Env, log *slog.Logger, wl *Workload, keys *KeyGen, processStart time.Time,
 	settings map[string]string, counters func() map[string]int64) (ec bench.Config, closeOutputs func(), err error) {
 	ec = bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Interval: bench.DefaultInterval, Abort: env.Abort,
-		Seed: o.Seed, Logger: log}
+		Seed: o.Seed, Logger: log, LateAfter: o.LateAfter}
+	if o.TargetOpsPerSec > 0 {
+		ec.Schedule = &pace.Target{OpsPerSec: float64(o.TargetOpsPerSec), Threads: wl.Threads(), Jitter: true}
+	}
 	ec.Sinks = append(ec.Sinks, NewMetricsSink(env.Stdout, wl, keys, processStart, o.MetricsInterval))
 	outs := &bench.RunOutputs{}
 	if o.Records != "" {

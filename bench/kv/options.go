@@ -23,6 +23,7 @@ const (
 	DefaultStagger         = 50 * time.Millisecond
 	PureReadSetupKeys      = 100_000
 	DefaultMetricsInterval = 5 * time.Second
+	DefaultLateAfter       = time.Millisecond
 	// MaxConsecutiveErrors is how many exceptions in a row end a thread.
 	MaxConsecutiveErrors = 500
 )
@@ -86,6 +87,14 @@ type Options struct {
 	// sharing the run (0 and 1: alone); Part is what that gives it.
 	AgentIndex, AgentCount int
 	Part                   Part
+	// TargetOpsPerSec paces the measured workload on an open model (0: a
+	// closed loop, as yb-sample-apps runs): a total rate of operations
+	// split evenly over the threads, each on a fixed schedule of intended
+	// starts, latencies from the intended start. A throughput–latency
+	// sweep offers each step's rate through it. LateAfter is how far past
+	// its intended start an operation must start to count as late.
+	TargetOpsPerSec int64
+	LateAfter       time.Duration
 
 	// Set records which flags were given (for the records).
 	Set map[string]string

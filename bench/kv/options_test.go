@@ -37,6 +37,13 @@ func TestSeedCommandLines(t *testing.T) {
 	if o.BatchSize != 25 || o.Writers != 64 || o.NumWrites != -1 || o.RunTime != time.Minute {
 		t.Errorf("batch: %+v", o)
 	}
+	if o.TargetOpsPerSec != 0 || o.LateAfter != time.Millisecond {
+		t.Errorf("batch: a closed loop by default, late after 1ms: %+v", o)
+	}
+	o, err = ParseArgs(strings.Fields("--workload CassandraBatchKeyValue --nodes h:9042 --ybload_target_ops_per_sec 1500 --ybload_late_after_ms 20"), nil)
+	if err != nil || o.TargetOpsPerSec != 1500 || o.LateAfter != 20*time.Millisecond {
+		t.Errorf("paced: %+v %v", o, err)
+	}
 	o, err = ParseArgs(strings.Fields("--workload CassandraBatchKeyValue --nodes h:9042"), nil)
 	if err != nil || o.BatchSize != 10 || o.Readers != 24 || o.Writers != 2 || o.UUID != "" {
 		t.Errorf("batch defaults: %+v %v", o, err)
@@ -54,6 +61,8 @@ func TestBadFlags(t *testing.T) {
 		{"--workload CassandraKeyValue --nodes h:9042 --num_writes x", `--num_writes "x": not an integer`},
 		{"--workload CassandraKeyValue --nodes h:9042 --frobnicate", "unknown flag --frobnicate"},
 		{"--workload CassandraKeyValue --nodes h:9042 --write_rate 10", "not supported by ybload"},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_target_ops_per_sec 0", "--ybload_target_ops_per_sec 0: must be at least 1"},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_late_after_ms 0", "--ybload_late_after_ms 0: must be at least 1"},
 		{"--workload CassandraKeyValue --nodes h:9042 --read_only", "--read_only needs --uuid or --nouuid"},
 		{"--workload CassandraKeyValue --nodes h:9042 --username u", "needs a password"},
 		{"--workload CassandraBatchKeyValue --nodes h:9042 --num_unique_keys 5 --batch_size 10", "larger than --num_unique_keys"},

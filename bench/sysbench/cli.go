@@ -148,7 +148,7 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 			return fmt.Errorf("write the JSON summary: %w", err)
 		}
 	}
-	if res.Err != nil {
+	if res.Err != nil && !(o.QueueFullStop && errors.Is(res.Err, pace.ErrQueueFull)) {
 		return exitcode.Wrap(exitcode.Workload, fmt.Errorf("the run stopped early: %w", res.Err))
 	}
 	return nil
@@ -183,7 +183,7 @@ func engineConfig(o *Options, env *Env, log *slog.Logger, seed uint64, wl *Workl
 	ec = bench.Config{
 		Threads: o.Threads, Operations: o.Events, SharedQuota: true,
 		Duration: time.Duration(o.Time) * time.Second, Warmup: time.Duration(o.Warmup) * time.Second,
-		Grace: o.Grace, Abort: env.Abort, Seed: seed, Logger: log,
+		Grace: o.Grace, Abort: env.Abort, Seed: seed, Logger: log, LateAfter: o.LateAfter,
 	}
 	var poisson *pace.Poisson
 	if o.Rate > 0 {
@@ -224,7 +224,11 @@ func reportRun(env *Env, o *Options, wl *Workload, res *bench.Result) *Final {
 		if errors.Is(res.Err, pace.ErrQueueFull) {
 			msg = "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate"
 		}
-		fmt.Fprintf(env.Stderr, "FATAL: %s\nybload sysbench: the run stopped early; the report below covers the events completed until then\n", msg)
+		if o.QueueFullStop && errors.Is(res.Err, pace.ErrQueueFull) {
+			fmt.Fprintf(env.Stderr, "ybload sysbench: %s; the run stopped there (--ybload-queue-full=stop): the report below covers the events completed until then\n", msg)
+		} else {
+			fmt.Fprintf(env.Stderr, "FATAL: %s\nybload sysbench: the run stopped early; the report below covers the events completed until then\n", msg)
+		}
 	}
 	if res.Cancelled > 0 {
 		fmt.Fprintf(env.Stderr, "ybload sysbench: %d events still in flight %s after the end were cancelled and are not counted\n", res.Cancelled, o.Grace)

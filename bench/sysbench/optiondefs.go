@@ -138,6 +138,8 @@ var optionDefs = []optDef{
 	{"ybload_agent", "", "", both, "agent name in the records (default: the host name)", text(func(o *Options, s string) { o.Agent = s })},
 	{"ybload_cpuprofile", "", "", both, "write a Go CPU profile of the run", text(func(o *Options, s string) { o.CPUProfile = s })},
 	{"ybload_grace", "10s", "", both, "how long events in flight at the end may take before they are cancelled", checkedText(landGrace)},
+	{"ybload_late_after", "1ms", "", both, "with --rate, how far past its arrival an event must start to count as late", checkedText(landLateAfter)},
+	{"ybload_queue_full", "fatal", "", both, "with --rate, what a full event queue does: fatal (sysbench's: the run fails) or stop (the run ends there and exits 0; its records say why)", checkedText(landQueueFull)},
 	{"ybload_start_at", "", "", both, "wait until this instant (Unix ms or RFC 3339) after connecting, before the warm-up and the run", checkedText(landStartAt)},
 	{"ybload_socket", "poller", "", both, "poller (Go's network poller, default) or blocking (blocking sockets: each connection's OS thread waits in the kernel)", checkedText(landSocket)},
 }

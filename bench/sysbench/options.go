@@ -73,6 +73,13 @@ type Options struct {
 	// network poller) or "blocking" (package blocksock).
 	Socket string
 	Grace  time.Duration
+	// LateAfter is how far past its arrival an event must start to count
+	// as late (with --rate); QueueFullStop makes a full event queue end the
+	// run where it is, exit 0, instead of sysbench's fatal error: a sweep
+	// step offered more than the database takes says so in its records
+	// rather than failing the sweep.
+	LateAfter     time.Duration
+	QueueFullStop bool
 	// StartAt is when the run starts (zero: at once): agents on several
 	// clients are given the same instant.
 	StartAt time.Time

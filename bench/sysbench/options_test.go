@@ -46,6 +46,10 @@ func TestDefaultsPerMode(t *testing.T) {
 		{"mode", old.Mode, Mode1020},
 		{"socket", fork.Socket, "poller"},
 		{"socket blocking", parse(t, "oltp_read_write", "--ybload-socket=blocking", "run").Socket, "blocking"},
+		{"late after", fork.LateAfter, time.Millisecond},
+		{"late after given", parse(t, "oltp_read_write", "--ybload-late-after=20ms", "run").LateAfter, 20 * time.Millisecond},
+		{"queue full", fork.QueueFullStop, false},
+		{"queue full stop", parse(t, "oltp_read_write", "--ybload-queue-full=stop", "run").QueueFullStop, true},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
@@ -142,6 +146,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--ybload-start-at=soon"}, "--ybload-start-at=soon: want Unix milliseconds"},
 		{[]string{"oltp_read_write", "run", "--ybload_start_at="}, "--ybload-start-at=: want Unix milliseconds"},
 		{[]string{"oltp_read_write", "run", "--ybload-socket=epoll"}, "--ybload-socket=epoll: want poller or blocking"},
+		{[]string{"oltp_read_write", "run", "--ybload-late-after=0s"}, "--ybload-late-after=0s: want a positive duration"},
+		{[]string{"oltp_read_write", "run", "--ybload-queue-full=drop"}, "--ybload-queue-full=drop: want fatal (sysbench's) or stop"},
 	} {
 		_, err := ParseArgs(c.args, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

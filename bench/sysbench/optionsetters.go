@@ -73,6 +73,29 @@ func landGrace(o *Options, v string) error {
 	return nil
 }
 
+// landLateAfter reads the late-start tolerance of a paced run.
+func landLateAfter(o *Options, v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("--ybload-late-after=%s: want a positive duration such as 1ms", v)
+	}
+	o.LateAfter = d
+	return nil
+}
+
+// landQueueFull reads what a full event queue does.
+func landQueueFull(o *Options, v string) error {
+	switch v {
+	case "fatal":
+		o.QueueFullStop = false
+	case "stop":
+		o.QueueFullStop = true
+	default:
+		return fmt.Errorf("--ybload-queue-full=%s: want fatal (sysbench's) or stop", v)
+	}
+	return nil
+}
+
 // landStartAt reads the instant agents on several clients start together.
 // Without the option there is none; given empty, it is refused.
 func landStartAt(o *Options, v string) error {
