@@ -31,6 +31,8 @@ func sweepMarkdown(w *WorkloadResult) string {
 		}
 		counts := "yes"
 		switch {
+		case s.Stopped != "":
+			counts = "no: stopped early (" + s.Stopped + ")"
 		case s.Achieved/s.Target < sweep.MinAchieved:
 			counts = "no: behind its rate"
 		case s.Late > sweep.MaxLate:
@@ -39,7 +41,7 @@ func sweepMarkdown(w *WorkloadResult) string {
 			counts = "yes, past the knee"
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %.3f | %.2f%% | %d | %s | %s | %s | %s | %s | %s |\n", s.Index, mdText(kind), num(s.Target), num(s.Achieved),
-			s.Achieved/s.Target, 100*s.Late, s.Errors, ms(s.P50), ms(s.P95), ms(s.P99), ms(s.P999), mdText(s.LimitedBy), counts)
+			s.Achieved/s.Target, 100*s.Late, s.Errors, ms(s.P50), ms(s.P95), ms(s.P99), ms(s.P999), mdText(s.LimitedBy), mdText(counts))
 	}
 	fmt.Fprintf(&b, "\nA step counts when it achieved ≥ %g of its target with ≤ %g%% late starts; the knee is the highest step at ≥ %g of its target and within the SLO; the bracket around it is bisected to %g%% of the saturation throughput, and a final step repeats it.\n\n",
 		sweep.MinAchieved, 100*sweep.MaxLate, sweep.GoodAchieved, 100*sweep.Resolution)

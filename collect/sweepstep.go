@@ -60,6 +60,11 @@ func sweepStep(runDir, w string, k int, lc *limitContext) (s sweep.Step, ok bool
 			half.Merge(h)
 		}
 	}
+	for _, af := range files {
+		if e := af.File.End; e != nil && e.Stop == "error" && s.Stopped == "" {
+			s.Stopped = af.Host + ": " + e.Error
+		}
+	}
 	for _, m := range p.Measurements {
 		late += m.Late
 		s.Errors += m.Errors

@@ -60,6 +60,7 @@ func (r *Run) agentInput(ph Phase, count int, password string, startAt time.Time
 		in.DB = agentrun.DB{YSQL: r.dep.YSQL, YCQL: r.dep.YCQL, Database: r.dep.Database, User: r.dep.User, Password: password}
 	}
 	in.Properties = r.spec.agentProperties(prof.Family, ph.Phase)
+	in.LateAfter = r.spec.agentLateAfter(ph.Phase)
 	if st, ok := r.sweepStepOf(ph); ok {
 		in.TargetOpsPerSec = st.Target
 		if st.Extended && in.Params.Duration > 0 {
@@ -70,20 +71,21 @@ func (r *Run) agentInput(ph Phase, count int, password string, startAt time.Time
 }
 
 // agentProperties are the YCSB properties a phase's agents are given: the
-// spec's agent_properties (load and run), and on the run phase the late
-// start tolerance when it is not the agent's default.
+// spec's agent_properties, on the load and run phases.
 func (s *Spec) agentProperties(family, phase string) map[string]string {
 	if family != "ycsb" || phase == agentrun.Prepare {
 		return nil
 	}
+	return s.AgentProperties
+}
+
+// agentLateAfter is the late-start tolerance a phase's agents are given:
+// on the run phase, the spec's when it is not the agents' default (0).
+func (s *Spec) agentLateAfter(phase string) time.Duration {
 	if phase != agentrun.Run || s.LateAfter <= 0 || s.LateAfter == time.Millisecond {
-		return s.AgentProperties
+		return 0
 	}
-	props := map[string]string{"ybload.late.after": s.LateAfter.String()}
-	for k, v := range s.AgentProperties {
-		props[k] = v
-	}
-	return props
+	return s.LateAfter
 }
 
 // agents is the agent runner of this run.

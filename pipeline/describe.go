@@ -247,6 +247,7 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 						Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
 						Params: par}
 					in.Properties = s.agentProperties(p.Family, ph)
+					in.LateAfter = s.agentLateAfter(ph)
 					inv, err := agentrun.Build(in)
 					if err != nil {
 						return nil, err

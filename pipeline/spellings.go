@@ -74,13 +74,13 @@ var agentNotes = map[string]map[string]agentNote{
 	},
 	"late_after": {
 		"ycsb":     {"`-p ybload.late.after=` (run), when not 1ms", nil},
-		"sysbench": {"refused (exit 2): YCSB agents only", nil},
-		"kv":       {"refused (exit 2): YCSB agents only", nil},
+		"sysbench": {"`--ybload-late-after=` (sweep steps), when not 1ms; without sweep refused (exit 2)", nil},
+		"kv":       {"`--ybload_late_after_ms` (sweep steps), when not 1ms; without sweep refused (exit 2)", nil},
 	},
 	"sweep": {
 		"ycsb":     {"each step: `-p target=` (its share of the step's rate), files `<workload>-s<k>-run.*`", nil},
-		"sysbench": {"refused (exit 2): not built yet", nil},
-		"kv":       {"refused (exit 2): no target rate", nil},
+		"sysbench": {"each step: `--rate=` (its share of the step's rate) with `--ybload-queue-full=stop`, files `<workload>-s<k>-run.*`", nil},
+		"kv":       {"each step: `--ybload_target_ops_per_sec` (its share of the step's rate), files `<workload>-s<k>-run.*`", nil},
 	},
 	"agent": {
 		"ycsb":     {"the binary that runs", nil},

@@ -61,6 +61,7 @@ var whenItHappens = map[string]string{
 	"$.workloads[].sweep.knee.confirmed":                                       sweepKnee,
 	"$.workloads[].sweep.max_sustainable_throughput":                           sweepKnee,
 	"$.workloads[].sweep.steps[].extended":                                     "a step whose p99 moved between its halves",
+	"$.workloads[].sweep.steps[].stopped":                                      "a sysbench step whose event queue filled",
 	"$.workloads[].limit.hosts[].whole_phase":                                  "fewer than two readings of a host inside the measured window",
 	"$.workloads[].repetitions[].limit.hosts[].whole_phase":                    "as limit.hosts[].whole_phase, in a repetition",
 	"$.workloads[].cpu.*.cpu_seconds":                                          "database processes' CPU time that rounds to zero is left out",

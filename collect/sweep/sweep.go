@@ -61,18 +61,22 @@ type Step struct {
 	FirstHalfP99  float64 `json:"first_half_p99_us"`
 	SecondHalfP99 float64 `json:"second_half_p99_us"`
 	Extended      bool    `json:"extended,omitempty"`
+	// Stopped says why an agent ended the step before its time (sysbench's
+	// event queue filled: the step offered more than the database took);
+	// such a step neither counts nor is good.
+	Stopped string `json:"stopped,omitempty"`
 	// LimitedBy is what limited the step (collect/bottleneck).
 	LimitedBy string `json:"limited_by,omitempty"`
 }
 
 // Counts reports whether a step measured the rate it was offered.
 func (s Step) Counts() bool {
-	return s.Target > 0 && s.Achieved/s.Target >= MinAchieved && s.Late <= MaxLate
+	return s.Stopped == "" && s.Target > 0 && s.Achieved/s.Target >= MinAchieved && s.Late <= MaxLate
 }
 
 // Good reports whether a step is below the knee under the SLO.
 func (s Step) Good(sloP99 float64) bool {
-	return s.Target > 0 && s.Achieved/s.Target >= GoodAchieved && s.Late <= MaxLate && s.P99 <= sloP99
+	return s.Stopped == "" && s.Target > 0 && s.Achieved/s.Target >= GoodAchieved && s.Late <= MaxLate && s.P99 <= sloP99
 }
 
 // Stable reports whether a step's p99 held over its two halves.

@@ -87,3 +87,26 @@ func TestStepRules(t *testing.T) {
 		t.Errorf("error names neither setting nor value: %v", err)
 	}
 }
+
+// A step an agent ended early (sysbench's full event queue) neither counts
+// nor is good, however its figures look: the bisection treats it as the
+// first step past the knee.
+func TestStoppedStepIsNotGood(t *testing.T) {
+	s := simulate(10000, 5000)
+	if !s.Counts() || !s.Good(2000) {
+		t.Fatalf("control: %+v should count and be good", s)
+	}
+	s.Stopped = "client-1: the event queue is full"
+	if s.Counts() || s.Good(2000) {
+		t.Errorf("a stopped step counts (%v) or is good (%v)", s.Counts(), s.Good(2000))
+	}
+	steps := []Step{simulate(10000, 1000), simulate(10000, 3000), s}
+	steps[0].Index, steps[1].Index, steps[2].Index = 1, 2, 3
+	for i := range steps {
+		steps[i].Kind = KindFraction
+	}
+	k := KneeOf(steps, 2000)
+	if k == nil || k.Step != 2 || k.Above == nil || *k.Above != 3 {
+		t.Errorf("knee %+v: want step 2 with the stopped step 3 above it", k)
+	}
+}

@@ -65,6 +65,11 @@ func inputs(t *testing.T, p *profiles.Profile) []agentrun.Input {
 					if ph != agentrun.Prepare {
 						in.Properties = props
 					}
+					if ph == agentrun.Run && wi%3 == 1 {
+						// A sweep's step: paced, with a late-start tolerance.
+						in.Phase.Sweep, in.Phase.Rep = 2, 0
+						in.TargetOpsPerSec, in.LateAfter = 2345.6, 20*time.Millisecond
+					}
 					out = append(out, in)
 				}
 			}
@@ -326,6 +331,18 @@ var sysbenchChecks = checks[*sysbench.Options]{
 	"RecordsFile": func(o *sysbench.Options) any { return o.Records },
 	"Agent":       func(o *sysbench.Options) any { return o.Given["ybload_agent"] },
 	"StartAt":     func(o *sysbench.Options) any { return o.StartAt },
+	"Rate": func(o *sysbench.Options) any {
+		if o.Rate > 0 && !o.QueueFullStop {
+			return "a paced step whose full queue would fail the sweep"
+		}
+		return o.Rate
+	},
+	"LateAfter": func(o *sysbench.Options) any {
+		if _, ok := o.Given["ybload_late_after"]; !ok {
+			return time.Duration(0)
+		}
+		return o.LateAfter
+	},
 }
 
 var kvChecks = checks[*kv.Options]{
@@ -358,18 +375,25 @@ var kvChecks = checks[*kv.Options]{
 		}
 		return out
 	},
-	"NumReads":     func(o *kv.Options) any { return o.NumReads },
-	"NumWrites":    func(o *kv.Options) any { return o.NumWrites },
-	"RunTime":      func(o *kv.Options) any { return o.RunTime },
-	"RecordsFile":  func(o *kv.Options) any { return o.Records },
-	"SummaryFile":  func(o *kv.Options) any { return o.Summary },
-	"Agent":        func(o *kv.Options) any { return o.Agent },
-	"User":         func(o *kv.Options) any { return o.Username },
-	"Password":     func(o *kv.Options) any { return o.Password },
-	"PasswordFile": func(o *kv.Options) any { return o.Set["ybload_password_file"] },
-	"StartAt":      func(o *kv.Options) any { return o.StartAt },
-	"AgentIndex":   func(o *kv.Options) any { return o.AgentIndex },
-	"AgentCount":   func(o *kv.Options) any { return o.AgentCount },
+	"NumReads":        func(o *kv.Options) any { return o.NumReads },
+	"NumWrites":       func(o *kv.Options) any { return o.NumWrites },
+	"RunTime":         func(o *kv.Options) any { return o.RunTime },
+	"RecordsFile":     func(o *kv.Options) any { return o.Records },
+	"SummaryFile":     func(o *kv.Options) any { return o.Summary },
+	"Agent":           func(o *kv.Options) any { return o.Agent },
+	"User":            func(o *kv.Options) any { return o.Username },
+	"Password":        func(o *kv.Options) any { return o.Password },
+	"PasswordFile":    func(o *kv.Options) any { return o.Set["ybload_password_file"] },
+	"StartAt":         func(o *kv.Options) any { return o.StartAt },
+	"AgentIndex":      func(o *kv.Options) any { return o.AgentIndex },
+	"AgentCount":      func(o *kv.Options) any { return o.AgentCount },
+	"TargetOpsPerSec": func(o *kv.Options) any { return o.TargetOpsPerSec },
+	"LateAfter": func(o *kv.Options) any {
+		if o.Set["ybload_late_after_ms"] == "" {
+			return time.Duration(0)
+		}
+		return o.LateAfter
+	},
 }
 
 // Every built-in profile's invocations, for every phase, go through the

@@ -1,6 +1,7 @@
 package agentrun
 
 import (
+	"math"
 	"path"
 	"time"
 
@@ -61,6 +62,18 @@ type Input struct {
 	// TargetOpsPerSec is a sweep step's total target rate (0: none), which
 	// the agents share evenly.
 	TargetOpsPerSec float64
+	// LateAfter is how far past its intended start a paced operation must
+	// start to count as late (0: the agent's default, 1 ms).
+	LateAfter time.Duration
+}
+
+// agentTarget is this agent's share of the phase's target rate, whole
+// operations a second and at least one (0: the phase is not paced).
+func (in Input) agentTarget() int64 {
+	if in.TargetOpsPerSec <= 0 || in.Phase.Phase != Run {
+		return 0
+	}
+	return max(1, int64(math.Round(in.TargetOpsPerSec/float64(in.Count))))
 }
 
 func (in Input) file(ext string) string { return path.Join(in.Dir, in.Phase.FileBase()+ext) }

@@ -36,6 +36,11 @@ type KV struct {
 	User         string
 	Password     string
 	PasswordFile string
+	// TargetOpsPerSec paces a sweep step (ybload's open model, this
+	// agent's share; 0: yb-sample-apps' closed loop); LateAfter is the
+	// late-start tolerance (0: the agent's).
+	TargetOpsPerSec int64
+	LateAfter       time.Duration
 }
 
 // buildKV reads the profile's workload arguments (the flags the profiles
@@ -50,7 +55,7 @@ func buildKV(in Input) (*KV, error) {
 	}
 	k := &KV{NumReads: -1, NumWrites: -1, RunTime: in.Params.Duration.Truncate(time.Second),
 		RecordsFile: in.file(".jsonl"), SummaryFile: in.file(".json"), Agent: in.Host, StartAt: in.StartAt,
-		AgentIndex: in.Index, AgentCount: in.Count}
+		AgentIndex: in.Index, AgentCount: in.Count, TargetOpsPerSec: in.agentTarget(), LateAfter: in.LateAfter}
 	for _, e := range in.DB.YCQL {
 		k.Nodes = append(k.Nodes, Server{Addr: e.Addr, Port: e.Port})
 	}
@@ -140,6 +145,12 @@ func (k *KV) Args() []string {
 	a = append(a, "--ybload_records", k.RecordsFile, "--ybload_summary", k.SummaryFile, "--ybload_agent", k.Agent)
 	if !k.StartAt.IsZero() {
 		num("--ybload_start_at", k.StartAt.UnixMilli())
+	}
+	if k.TargetOpsPerSec > 0 {
+		num("--ybload_target_ops_per_sec", k.TargetOpsPerSec)
+	}
+	if k.LateAfter > 0 {
+		num("--ybload_late_after_ms", max(1, k.LateAfter.Milliseconds()))
 	}
 	if k.AgentCount > 1 {
 		// Alone, an agent's command line is yb-sample-apps' own.

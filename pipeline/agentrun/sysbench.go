@@ -33,6 +33,13 @@ type Sysbench struct {
 	RecordsFile    string
 	Agent          string
 	StartAt        time.Time
+	// Rate paces a sweep step (sysbench's --rate, this agent's share; 0:
+	// a closed loop); a full event queue then ends the step where it is
+	// (--ybload-queue-full=stop) instead of failing the sweep, and its
+	// records say so. LateAfter is the late-start tolerance (0: the
+	// agent's).
+	Rate      int64
+	LateAfter time.Duration
 }
 
 func buildSysbench(in Input) (*Sysbench, error) {
@@ -57,6 +64,7 @@ func buildSysbench(in Input) (*Sysbench, error) {
 		// The seeds' run_sysbench.sh reports every 10 seconds.
 		s.ReportInterval = 10 * time.Second
 		s.RecordsFile, s.Agent, s.StartAt = in.file(".jsonl"), in.Host, in.StartAt
+		s.Rate, s.LateAfter = in.agentTarget(), in.LateAfter
 	}
 	return s, nil
 }
@@ -78,6 +86,12 @@ func (s *Sysbench) Args() []string {
 			"--ybload-records="+s.RecordsFile, "--ybload-agent="+s.Agent)
 		if !s.StartAt.IsZero() {
 			a = append(a, "--ybload-start-at="+itoa(s.StartAt.UnixMilli()))
+		}
+		if s.Rate > 0 {
+			a = append(a, "--rate="+itoa(s.Rate), "--ybload-queue-full=stop")
+		}
+		if s.LateAfter > 0 {
+			a = append(a, "--ybload-late-after="+s.LateAfter.String())
 		}
 	}
 	return append(a, s.Command)

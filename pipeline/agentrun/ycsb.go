@@ -1,7 +1,6 @@
 package agentrun
 
 import (
-	"math"
 	"path"
 	"slices"
 	"sort"
@@ -121,13 +120,20 @@ func buildYCSB(in Input) (*YCSB, error) {
 	for k, v := range in.Properties {
 		y.Properties = append(y.Properties, Property{Name: k, Value: r.Replace(v)})
 	}
-	if in.TargetOpsPerSec > 0 && in.Phase.Phase == Run {
+	if in.LateAfter > 0 && in.Phase.Phase == Run && !slices.ContainsFunc(y.Properties, func(p Property) bool { return p.Name == lateAfterProperty }) {
+		y.Properties = append(y.Properties, Property{Name: lateAfterProperty, Value: in.LateAfter.String()})
+	}
+	if target := in.agentTarget(); target > 0 {
 		y.Properties = slices.DeleteFunc(y.Properties, func(p Property) bool { return p.Name == "target" })
-		y.Properties = append(y.Properties, Property{Name: "target", Value: strconv.FormatInt(int64(math.Round(in.TargetOpsPerSec/float64(in.Count))), 10)})
+		y.Properties = append(y.Properties, Property{Name: "target", Value: strconv.FormatInt(target, 10)})
 	}
 	sort.Slice(y.Properties, func(i, j int) bool { return y.Properties[i].Name < y.Properties[j].Name })
 	return y, nil
 }
+
+// lateAfterProperty is ybload's YCSB property for the late-start
+// tolerance; agent_properties may give it too, and then win.
+const lateAfterProperty = "ybload.late.after"
 
 // Args is the command line: YCSB's own, with ybload's properties.
 func (y *YCSB) Args() []string {

@@ -1,0 +1,121 @@
+//go:build e2e
+
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/sweep"
+	"github.com/ybbench/ybbench/record"
+)
+
+// sweepFamily runs one workload of a profile with a sweep on a local
+// cluster of its own, and
+// returns the run directory and its result. Its two steps are well below
+// the saturation throughput, so that the sweep confirms the upper one
+// without bisecting (a few steps: how a step above capacity is judged is
+// the agents' integration tests' and collect/sweep's).
+func sweepFamily(t *testing.T, subnet string, args ...string) (string, *collect.Result) {
+	t.Helper()
+	runs := runsDir(t)
+	cleanupRuns(t, runs)
+	all := append([]string{"run", "--local", "--db-hosts=1", "--client-hosts=1", "--start-delay=1s",
+		"--sweep", "--runs-dir=" + runs, "--subnet=" + subnet + ".0/24"}, args...)
+	r := ybbench(t, all...)
+	dir := runDirIn(t, runs, 0)
+	if r.code != 0 {
+		t.Fatalf("run --sweep: exit %d\n%s", r.code, tail(r.stderr, 30))
+	}
+	assertNothingRemains(t, dir, subnet+".")
+	return dir, readRunResult(t, dir)
+}
+
+// checkFamilySweep holds a family's sweep to what the sweep promises: every
+// planned step ran as a ledger step with the rate the plan gave it (the
+// agents' records say what they were offered), a knee was found, and
+// the steps up to it held their targets within 2%.
+func checkFamilySweep(t *testing.T, dir, w string, res *collect.Result) {
+	t.Helper()
+	var sw *collect.SweepResult
+	for _, wr := range res.Workloads {
+		if wr.Name == w {
+			sw = wr.Sweep
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if sw == nil || !sw.Complete || len(sw.Steps) < 3 {
+		t.Fatalf("%s: sweep %+v\n%s", w, sw, md)
+	}
+	plan, err := sweep.Read(dir, w)
+	if err != nil || plan == nil {
+		t.Fatalf("sweep file: %v", err)
+	}
+	steps := map[string]string{}
+	for _, s := range readLedger(t, dir).Steps {
+		steps[s.Name] = s.Status
+	}
+	for _, pl := range plan.Steps {
+		if st := steps["bench/"+w+"/sweep/"+strconv.Itoa(pl.Index)]; st != "done" {
+			t.Errorf("ledger step of sweep step %d: %q", pl.Index, st)
+		}
+		path := filepath.Join(dir, "agents", "client-1", collect.SweepStem(w, pl.Index)+"-run.jsonl")
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf, err := record.Read(path, f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := math.Max(1, math.Round(pl.Target)); rf.Meta.TargetOpsPerSec != want || rf.Meta.Schedule == "" {
+			t.Errorf("step %d: the agent was offered %v (%q), the plan says %v", pl.Index, rf.Meta.TargetOpsPerSec, rf.Meta.Schedule, want)
+		}
+	}
+	k := sw.Knee
+	if k == nil {
+		t.Fatalf("%s: no knee (saturation %.0f ops/s):\n%s", w, sw.Saturation, md)
+	}
+	for _, s := range sw.Steps {
+		if s.Target <= k.Target && s.Good(sw.SLOP99) && math.Abs(s.Achieved/s.Target-1) > 0.02 {
+			t.Errorf("step %d below the knee achieved %.0f of %.0f ops/s", s.Index, s.Achieved, s.Target)
+		}
+	}
+	t.Logf("%s: saturation %.0f ops/s, knee %.0f ops/s at a target of %.0f (step %d of %d, confirmed %v), p99 %.0f µs, SLO %.0f µs",
+		w, sw.Saturation, k.Achieved, k.Target, k.Step, len(sw.Steps), k.Confirmed, k.P99, sw.SLOP99)
+	if !strings.Contains(string(md), "Throughput–latency sweep") {
+		t.Errorf("report.md does not show the sweep")
+	}
+}
+
+// A sysbench workload's sweep: each step is sysbench's --rate (Poisson
+// arrivals into the event queue), with its own warm-up.
+func TestE2ESweepSysbench(t *testing.T) {
+	w := "oltp_point_select"
+	dir, res := sweepFamily(t, "10.213.176", "--profile=sysbench-ysql", "--flavor=postgres", "--workloads="+w,
+		"--records=2000", "--threads=8", "--duration=3s", "--warmup=1s", "--sweep-fractions=20,30", "--late-after=10ms")
+	checkFamilySweep(t, dir, w, res)
+	dat, err := os.ReadFile(filepath.Join(dir, "agents", "client-1", collect.SweepStem(w, 1)+"-run.dat"))
+	if err != nil || !strings.Contains(string(dat), "Target transaction rate:") {
+		t.Errorf("the first step's sysbench report names no target rate: %v\n%s", err, dat)
+	}
+}
+
+// A key-value workload's sweep on Cassandra: each step is ybload's open
+// model (--ybload_target_ops_per_sec), each thread on a fixed schedule.
+// Cassandra's tail on this shared machine (a p99 of tens of ms) makes a
+// thread start late whenever one operation outlasts its tick, so the
+// steps are lower and the tolerance wider than sysbench's, whose threads
+// share one queue.
+func TestE2ESweepKV(t *testing.T) {
+	w := "write-heavy"
+	dir, res := sweepFamily(t, "10.213.177", "--profile=kv-ycql", "--workloads="+w, "--threads=8", "--duration=3s",
+		"--sweep-fractions=10,15", "--late-after=100ms")
+	checkFamilySweep(t, dir, w, res)
+}
