@@ -55,6 +55,7 @@ func Aggregate(runDir string) (*Result, error) {
 		errs = append(errs, fmt.Errorf("no agent records in %s: nothing was measured", filepath.Join(runDir, agentsDir)))
 	}
 	res.Reproduction = reproductionOf(res, setup.PublishedHardware)
+	res.Build = setup.Build
 	res.Caveats = caveatsOf(res)
 	return res, errors.Join(errs...)
 }

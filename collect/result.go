@@ -53,8 +53,19 @@ type Result struct {
 	// Reproduction is the verdict on each published row (absent without
 	// a published table).
 	Reproduction *Reproduction `json:"reproduction,omitempty"`
+	// Build is the build under test as the run was told it (--build-id,
+	// --build-time); absent when it was not, and then a history takes the
+	// database's version for it.
+	Build *Build `json:"build,omitempty"`
 	// PreflightWarnings are the preflight's warnings, each naming its host.
 	PreflightWarnings []string `json:"preflight_warnings,omitempty"`
+}
+
+// Build names the build of the database (or of anything else) a run
+// measured, so that a results history orders runs by it.
+type Build struct {
+	ID   string     `json:"id"`
+	Time *time.Time `json:"time,omitempty"`
 }
 
 // Environment is where and how the run ran, including the safety

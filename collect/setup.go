@@ -63,6 +63,8 @@ type Setup struct {
 	// PublishedHardware is the machines the published figures were taken
 	// on, and those of each cloud provider that stand for them.
 	PublishedHardware *PublishedHardware `json:"published_hardware,omitempty"`
+	// Build is the build under test as the run was told it.
+	Build *Build `json:"build,omitempty"`
 }
 
 // PublishedHardware is a profile's documented machines: how many, and

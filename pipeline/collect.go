@@ -103,6 +103,7 @@ func (r *Run) setup() (*collect.Setup, error) {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}
 	s.PublishedHardware = publishedHardware(p)
+	s.Build = r.spec.build()
 	// The command that created the run resolved which settings the user
 	// overrode and which a default chose; run.json's resolved spec can no
 	// longer tell (a run made before invocations.json keeps its guess).

@@ -96,6 +96,10 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 	if err := r.Collect(hard); err != nil && benchErr == nil {
 		benchErr = err
 	}
+	// Complete results join the history, before a gate on it reads it.
+	if benchErr == nil {
+		benchErr = r.addToHistory(hard)
+	}
 	// The gates judge complete results only: a stage's failure keeps its
 	// own exit (the verdict is still written), and teardown, after this,
 	// wins over a failed gate when it is incomplete. The verdict comes

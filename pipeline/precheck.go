@@ -27,6 +27,9 @@ type CheckOptions struct {
 	// with tarballTimeout), and this machine's public address (the default
 	// ssh_cidr of a cloud run) looked up with (nil: one of its own).
 	HTTP *http.Client
+	// AddsHistory: the command adds its results to the history store
+	// (run), which must be there, reachable and of a schema it writes.
+	AddsHistory bool
 	// Refused: the settings were refused already (Load or Resolve says
 	// why), so nothing is asked of a cloud: bad input is refused before
 	// any call to its API.
@@ -50,6 +53,9 @@ func (s *Spec) Check(ctx context.Context, deps Deps, o CheckOptions) error {
 	errs = append(errs, s.checkHosts(ctx, deps, o)...)
 	errs = append(errs, s.checkTarball(ctx, o.HTTP)...)
 	errs = append(errs, s.checkAgent(o.ShipsAgent)...)
+	if o.AddsHistory && !o.Refused {
+		errs = append(errs, s.checkHistory(ctx)...)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -70,6 +70,14 @@ type Spec struct {
 	// LateAfter is the pacer's tolerance for a late start (ybload's
 	// ybload.late.after), given to YCSB agents when not the default.
 	LateAfter time.Duration `yaml:"late_after" json:"late_after,omitempty"`
+	// HistoryURL is the results history a run with complete results adds
+	// to ("" : the embedded store under the user's data directory);
+	// NoHistory adds to none. BuildID and BuildTime name the build under
+	// test (collect.Build): the history's order.
+	HistoryURL string `yaml:"history_url" json:"history_url,omitempty"`
+	NoHistory  bool   `yaml:"no_history" json:"no_history,omitempty"`
+	BuildID    string `yaml:"build_id" json:"build_id,omitempty"`
+	BuildTime  string `yaml:"build_time" json:"build_time,omitempty"`
 	// HostSamples is "on" (every host's counters read each tick of a
 	// measured phase) or "off" (none: what limited the run is unknown).
 	HostSamples string `yaml:"host_samples" json:"host_samples,omitempty"`

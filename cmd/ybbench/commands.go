@@ -19,7 +19,7 @@ func runCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			d := deps(stderr, o.verbose, o.reg)
 			gate, gerr := runGate.load()
-			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true})
+			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true, AddsHistory: true})
 			if gate != nil {
 				gerr = pipeline.CheckGate(s, gate.File)
 			}

@@ -99,7 +99,7 @@ func newRootWith(stdout, stderr io.Writer, reg *parts.Registry) *cobra.Command {
 	versionCmd := &cobra.Command{Use: "version", Short: "Print the version, the commit and Go's version",
 		Run: func(*cobra.Command, []string) { fmt.Fprintln(stdout, "ybbench", versionText()) }}
 	root.AddCommand(run, plan, up, install, benchCmd, collectCmd, report, down, resume, status, runsCommand(o, stdout),
-		janitorCommand(o, stdout, stderr), gateCommand(o, stdout, stderr), compareCommand(o, stdout), profilesCmd, versionCmd)
+		janitorCommand(o, stdout, stderr), gateCommand(o, stdout, stderr), compareCommand(o, stdout), historyCommand(stdout, stderr), profilesCmd, versionCmd)
 	strictArgs(root, o, run, plan, up)
 	describe(root)
 	return root

@@ -31,7 +31,16 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// A run adds its results to the history store under the user's data
+	// directory: the tests' runs go to one of their own, never the user's.
+	data, err := os.MkdirTemp("", "ybbench-test-data-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
 	code := m.Run()
+	os.RemoveAll(data)
 	if builtDir != "" {
 		os.RemoveAll(builtDir)
 	}
