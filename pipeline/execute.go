@@ -106,7 +106,7 @@ func (r *Run) Execute(hard, stop context.Context) (err error) {
 	// before the report, which shows it first.
 	var verdictErr error
 	if r.gate != nil {
-		verdictErr = r.judge(benchErr == nil)
+		verdictErr = r.judge(hard, benchErr == nil)
 	}
 	if err := r.Report(hard); err != nil && benchErr == nil {
 		benchErr = err

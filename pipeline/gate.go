@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/history"
 	"github.com/ybbench/ybbench/collect/verdict"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
@@ -25,12 +27,25 @@ type Gate struct {
 }
 
 // CheckGate checks a gate file against the run's profile before the run
-// is created: every problem is bad configuration, naming its line.
-func CheckGate(s *Resolved, f *verdict.File) error {
+// is created, and opens the history store a series baseline reads: every
+// problem is bad configuration, naming its line.
+func CheckGate(ctx context.Context, s *Resolved, f *verdict.File) error {
 	if s == nil || s.P == nil {
 		return nil // the settings' own refusal says why
 	}
-	return exitcode.Wrap(exitcode.Config, f.Check(verdict.ScopeOf(s.P)))
+	err := f.Check(verdict.ScopeOf(s.P))
+	if f.Baseline.FromStore() {
+		url := f.Baseline.URL
+		if url == "" {
+			url = s.HistoryURL
+		}
+		if st, serr := history.Open(ctx, url); serr != nil {
+			err = errors.Join(err, &verdict.Error{File: f.Path, Line: f.Baseline.Line, Field: "baseline.history", Msg: serr.Error()})
+		} else {
+			st.Close()
+		}
+	}
+	return exitcode.Wrap(exitcode.Config, err)
 }
 
 // SetGate makes Execute judge the results by g once they are collected.
@@ -42,7 +57,7 @@ func (r *Run) SetGate(g *Gate) { r.gate = g }
 // exit 99 then, and a measured phase that did not finish exit 5; after a
 // stage's failure the verdict is written for the record and the stage's
 // exit stands.
-func (r *Run) judge(stagesOK bool) error {
+func (r *Run) judge(ctx context.Context, stagesOK bool) error {
 	b, err := os.ReadFile(filepath.Join(r.dir, ResultFile))
 	if errors.Is(err, os.ErrNotExist) && !stagesOK {
 		return nil // nothing was collected to judge
@@ -54,7 +69,7 @@ func (r *Run) judge(stagesOK bool) error {
 	if err != nil {
 		return exitcode.Wrap(exitcode.Tool, fmt.Errorf("gate: %w", err))
 	}
-	base, err := verdict.BaselineFor(r.gate.File, res)
+	base, err := verdict.BaselineFor(ctx, r.gate.File, res, r.spec.HistoryURL)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Config, fmt.Errorf("gate: %w", err))
 	}

@@ -21,7 +21,7 @@ func runCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 			gate, gerr := runGate.load()
 			s, err := o.resolve(c.Context(), d, pipeline.CheckOptions{MakesHosts: true, ShipsAgent: true, AddsHistory: true})
 			if gate != nil {
-				gerr = pipeline.CheckGate(s, gate.File)
+				gerr = pipeline.CheckGate(c.Context(), s, gate.File)
 			}
 			// The gate file's problems are reported with the settings', all
 			// before the run exists; --junit still gets its report.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,6 +46,9 @@ type runGateFlags struct {
 type historyFlags struct {
 	dir  string
 	last int
+	// url is the history store a gate file's series baseline reads when
+	// it names none (gate's --history-url; run's is its history_url).
+	url string
 }
 
 // register gives c the history flags.
@@ -106,7 +110,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 	missing := &gateMissingFlag{val: "fail"}
 	c := &cobra.Command{Use: "gate", Short: "Judge a run's result.json by a gate file: verdict.json beside it, exit 99 when a gate fails",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(c *cobra.Command, _ []string) error {
 			if gateFile == "" {
 				return exitcode.Errorf(exitcode.Config, "--gate is required: the gate file (YAML)")
 			}
@@ -115,7 +119,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			warn := missing.val == "warn"
-			v, err := gateRun(dir, gateFile, &history, warn, junit, time.Now())
+			v, err := gateRun(c.Context(), dir, gateFile, &history, warn, junit, time.Now())
 			if err != nil {
 				return err
 			}
@@ -126,6 +130,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().Var(missing, "gate-missing", "a gate that cannot be evaluated: fail (exit 99) or warn")
 	c.Flags().StringVar(&junit, "junit", "", "copy the run's junit.xml (the gates as JUnit XML) to this path")
 	history.register(c)
+	c.Flags().StringVar(&history.url, "history-url", "", "the history store a gate file's history: {series: auto} reads when it names no url (default: $YBBENCH_HISTORY_URL, else the embedded store)")
 	c.Flags().StringVar(&o.run, "run", "", "the run: its directory or its id (under the runs directory)")
 	runsDirFlag(c, o)
 	return c
@@ -135,7 +140,7 @@ func gateCommand(o *options, stdout, stderr io.Writer) *cobra.Command {
 // against the run's profile and writes verdict.json beside the result,
 // junit.xml with the stage failures of its ledger (copied to junit when
 // given), and the reports again, which show the verdict first.
-func gateRun(dir, gateFile string, history *historyFlags, warnMissing bool, junit string, now time.Time) (*verdict.Verdict, error) {
+func gateRun(ctx context.Context, dir, gateFile string, history *historyFlags, warnMissing bool, junit string, now time.Time) (*verdict.Verdict, error) {
 	b, err := os.ReadFile(filepath.Join(dir, pipeline.ResultFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Errorf(exitcode.Config, "%s has no %s: nothing to gate (collect it first)", dir, pipeline.ResultFile)
@@ -151,7 +156,11 @@ func gateRun(dir, gateFile string, history *historyFlags, warnMissing bool, juni
 	if err != nil {
 		return nil, err
 	}
-	base, err := verdict.BaselineFor(f, res)
+	storeURL := history.url
+	if storeURL == "" {
+		storeURL = os.Getenv("YBBENCH_HISTORY_URL")
+	}
+	base, err := verdict.BaselineFor(ctx, f, res, storeURL)
 	if err != nil {
 		return nil, exitcode.Wrap(exitcode.Config, err)
 	}

@@ -36,19 +36,40 @@ var examples = map[string]string{
 	"profiles": `  ybbench profiles                                   # every built-in profile, as a table
   ybbench profiles sysbench-ysql -o json`,
 	"version": `  ybbench version`,
+	"history": `  ybbench history import runs/*                      # add finished runs to the history (the embedded store by default)
+  ybbench history regressions                        # every series' change points, with the method's settings
+  ybbench history list --history-url postgres://ci@db/bench   # a shared store for CI runners that vanish`,
+	"history import": `  ybbench history import runs/*                      # run directories, or directories holding only result.json
+  ybbench history import artifacts/rc7 --build-id 2.25.0-rc7 --build-time 2026-12-01T10:00:00Z`,
+	"history list": `  ybbench history list                               # id, profile/workload/operation, points, first and last build
+  ybbench history list -o csv --history-url s3://bench-results/ybbench`,
+	"history show": `  ybbench history show ycsb-ysql/workloada           # each run's build and figures
+  ybbench history show 4226354e51b7 -o csv           # one value per repetition, for a spreadsheet`,
+	"history regressions": `  ybbench history regressions                        # change points of every series and figure
+  ybbench history regressions 'ycsb-ysql/*' --p-value 0.01 -o json`,
 }
 
 // flagTypes are what the help shows beside the flags that are not
 // settings (those take theirs from the settings table) instead of pflag's
 // "string".
-var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id", "gate": "path", "junit": "path", "history": "dir", "history-last": "runs"}
+var flagTypes = map[string]string{"spec": "path", "run": "dir-or-id", "gate": "path", "junit": "path", "history": "dir", "history-last": "runs",
+	"history-url": "url", "build-id": "id", "build-time": "time", "window": "builds", "p-value": "level", "min-magnitude": "share"}
 
 // describe gives every command its example and every flag of flagTypes
 // its type.
 func describe(root *cobra.Command) {
 	root.Example = align(examples["run"])
-	for _, c := range root.Commands() {
-		if ex, ok := examples[c.Name()]; ok {
+	var all func(cs []*cobra.Command) []*cobra.Command
+	all = func(cs []*cobra.Command) []*cobra.Command {
+		var out []*cobra.Command
+		for _, c := range cs {
+			out = append(append(out, c), all(c.Commands())...)
+		}
+		return out
+	}
+	commands := all(root.Commands())
+	for _, c := range commands {
+		if ex, ok := examples[strings.TrimPrefix(c.CommandPath(), root.Name()+" ")]; ok {
 			c.Example = align(ex)
 		}
 	}
@@ -60,8 +81,9 @@ func describe(root *cobra.Command) {
 		}
 	}
 	root.PersistentFlags().VisitAll(typed)
-	for _, c := range root.Commands() {
+	for _, c := range commands {
 		c.Flags().VisitAll(typed)
+		c.PersistentFlags().VisitAll(typed)
 	}
 }
 

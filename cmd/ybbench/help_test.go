@@ -11,16 +11,20 @@ import (
 // defaults users ask about are shown.
 func TestHelpShowsExamplesAndTypes(t *testing.T) {
 	root := newRoot(nil, nil)
-	for _, c := range root.Commands() {
+	cmds := root.Commands()
+	for i := 0; i < len(cmds); i++ {
+		c := cmds[i]
 		if c.Name() == "help" || c.Name() == "completion" {
 			continue
 		}
-		_, out := ybbenchIn(t, c.Name(), "--help")
-		if !strings.Contains(out, "Examples:\n  ybbench "+c.Name()) {
-			t.Errorf("ybbench %s --help has no example of it:\n%s", c.Name(), out)
+		cmds = append(cmds, c.Commands()...)
+		path := strings.Fields(strings.TrimPrefix(c.CommandPath(), "ybbench "))
+		_, out := ybbenchIn(t, append(path, "--help")...)
+		if !strings.Contains(out, "Examples:\n  ybbench "+strings.Join(path, " ")) {
+			t.Errorf("ybbench %s --help has no example of it:\n%s", strings.Join(path, " "), out)
 		}
 		if strings.Contains(out, " string ") {
-			t.Errorf("ybbench %s --help shows a flag of type string:\n%s", c.Name(), out)
+			t.Errorf("ybbench %s --help shows a flag of type string:\n%s", strings.Join(path, " "), out)
 		}
 	}
 	_, run := ybbenchIn(t, "run", "--help")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/collect/bottleneck"
+	"github.com/ybbench/ybbench/collect/history/historytest"
 )
 
 // A run's entry holds, per series, each figure's value in each
@@ -15,7 +16,7 @@ import (
 // JSON document, not through collect): the workload's throughput and
 // error rate, each operation's p50 and p99.
 func TestFromResultFigures(t *testing.T) {
-	dir := synthRun(t, t.TempDir(), "r1", time.Unix(1_800_000_000, 0), "b1", 1)
+	dir := historytest.Run(t, t.TempDir(), "r1", time.Unix(1_800_000_000, 0), "b1", 1)
 	r, err := ReadResultFile(filepath.Join(dir, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +25,7 @@ func TestFromResultFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := readJSONMap(t, filepath.Join(dir, "result.json"))
+	doc := historytest.ReadMap(t, filepath.Join(dir, "result.json"))
 	reps := doc["workloads"].([]any)[0].(map[string]any)["repetitions"].([]any)
 	var wantTP []float64
 	wantP50 := map[string][]float64{}
@@ -82,7 +83,7 @@ func equal(a, b []float64) bool {
 // The build is the one given, else the result's, else the database's
 // flavor and version; a result with none of them is refused.
 func TestBuildOf(t *testing.T) {
-	dir := synthRun(t, t.TempDir(), "r1", time.Unix(1_800_000_000, 0), "", 1)
+	dir := historytest.Run(t, t.TempDir(), "r1", time.Unix(1_800_000_000, 0), "", 1)
 	r, err := ReadResultFile(filepath.Join(dir, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestBuildOf(t *testing.T) {
 // A workload limited by its client measured the client: it is left out,
 // saying why, and the rest of the run stays.
 func TestClientLimitedLeftOut(t *testing.T) {
-	dir := synthRun(t, t.TempDir(), "r1", time.Unix(1_800_000_000, 0), "b1", 1)
+	dir := historytest.Run(t, t.TempDir(), "r1", time.Unix(1_800_000_000, 0), "b1", 1)
 	r, err := ReadResultFile(filepath.Join(dir, "result.json"))
 	if err != nil {
 		t.Fatal(err)

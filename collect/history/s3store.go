@@ -46,7 +46,7 @@ func openS3(ctx context.Context, raw string) (Store, error) {
 		cfg.Region = "us-east-1"
 	}
 	custom := os.Getenv("AWS_ENDPOINT_URL_S3") != "" || os.Getenv("AWS_ENDPOINT_URL") != ""
-	s := &s3Store{c: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = custom }),
+	s := &s3Store{c: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle, o.DisableLogOutputChecksumValidationSkipped = custom, true }),
 		bucket: u.Host, prefix: strings.Trim(u.Path, "/"), desc: "history store " + raw}
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

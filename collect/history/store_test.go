@@ -10,12 +10,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ybbench/ybbench/collect/history/historytest"
 )
 
 // entryOf is the entry of a synthetic run.
 func entryOf(t *testing.T, parent, runID string, at time.Time, build string, scale float64) *Entry {
 	t.Helper()
-	dir := synthRun(t, parent, runID, at, build, scale)
+	dir := historytest.Run(t, parent, runID, at, build, scale)
 	r, err := ReadResultFile(filepath.Join(dir, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -169,8 +171,8 @@ func TestKindOf(t *testing.T) {
 func TestDirStore(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	synthRun(t, dir, "a", time.Unix(1_800_000_000, 0), "b1", 1)
-	synthRun(t, dir, "b", time.Unix(1_800_000_100, 0), "b2", 0.5)
+	historytest.Run(t, dir, "a", time.Unix(1_800_000_000, 0), "b1", 1)
+	historytest.Run(t, dir, "b", time.Unix(1_800_000_100, 0), "b2", 0.5)
 	st, err := Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +182,7 @@ func TestDirStore(t *testing.T) {
 		t.Fatalf("entries %d, %v", len(es), err)
 	}
 	other := t.TempDir()
-	synthRun(t, other, "c", time.Unix(1_800_000_200, 0), "b3", 1)
+	historytest.Run(t, other, "c", time.Unix(1_800_000_200, 0), "b3", 1)
 	a, err := AddRun(ctx, st, filepath.Join(other, "c"), Build{})
 	if err != nil || !a.Added {
 		t.Fatalf("add c: %+v, %v", a, err)
@@ -192,10 +194,10 @@ func TestDirStore(t *testing.T) {
 		t.Errorf("%d entries after adding c", len(es))
 	}
 	bad := filepath.Join(dir, "broken")
-	synthRun(t, dir, "broken", time.Unix(1_800_000_300, 0), "b4", 1)
-	m := readJSONMap(t, filepath.Join(bad, "result.json"))
+	historytest.Run(t, dir, "broken", time.Unix(1_800_000_300, 0), "b4", 1)
+	m := historytest.ReadMap(t, filepath.Join(bad, "result.json"))
 	m["workloads"] = "nope"
-	writeMap(t, filepath.Join(bad, "result.json"), m)
+	historytest.WriteMap(t, filepath.Join(bad, "result.json"), m)
 	if _, err := st.Entries(ctx); err == nil || !strings.Contains(err.Error(), filepath.Join(bad, "result.json")) || !strings.Contains(err.Error(), "workloads") {
 		t.Errorf("a broken result: %v", err)
 	}

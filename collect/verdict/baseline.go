@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -235,8 +236,17 @@ func flavorOf(r *collect.Result) string {
 func median(v []float64) float64 { return collect.Median(v) }
 
 // BaselineFor reads the baseline the gate file names, for result r (nil
-// when no gate has a ratio and the file names none).
-func BaselineFor(f *File, r *collect.Result) (Baseline, error) {
+// when no gate has a ratio and the file names none). storeURL is the
+// history store a series baseline reads when the file names none (the
+// run's history_url; "" the default store).
+func BaselineFor(ctx context.Context, f *File, r *collect.Result, storeURL string) (Baseline, error) {
+	if f.Baseline.FromStore() {
+		h, err := ReadStoreHistory(ctx, f.Baseline, storeURL, r)
+		if err != nil {
+			return nil, &Error{File: f.Path, Line: f.Baseline.Line, Field: "baseline.history", Msg: err.Error()}
+		}
+		return h, nil
+	}
 	switch f.Baseline.Source {
 	case SourcePublished:
 		return Published{Result: r}, nil

@@ -40,6 +40,10 @@ type Gate struct {
 	// LimitedBy is, for a limited_by gate, what the workload was limited
 	// by (the summary the reports open with is in Reason when it fails).
 	LimitedBy string `json:"limited_by,omitempty"`
+	// Note says how a gate on a history store was decided: the change
+	// point it was held to (ChangePoint), or that there was none.
+	Note        string          `json:"note,omitempty"`
+	ChangePoint *ChangePointRef `json:"change_point,omitempty"`
 }
 
 // Evaluate applies the gate file's rules to a result: "*" stands for every
@@ -145,6 +149,9 @@ func evaluate(rule Rule, workload, operation string, r *collect.Result, base Bas
 	}
 	g.Measured, g.Repetitions = &m, n
 	bound := rule.Value
+	if sh, ok := base.(*StoreHistory); ok && rule.Ratio != nil {
+		return evaluateStore(g, rule, sh)
+	}
 	if rule.Ratio != nil {
 		if base == nil {
 			return cannot("no baseline")

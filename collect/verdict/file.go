@@ -63,8 +63,21 @@ type BaselineSpec struct {
 	// (history); Last is how many of history's runs the median takes.
 	Dir  string
 	Last int
-	Line int
+	// Series ("auto": the gated run's own) makes a history baseline the
+	// change points of the run's series in a history store (URL, else the
+	// run's or the default store), over its last Window points, at the
+	// method's PValue and MinMagnitude (0: the method's defaults).
+	Series       string
+	URL          string
+	Window       int
+	PValue       float64
+	MinMagnitude float64
+	Line         int
 }
+
+// FromStore reports whether the baseline is a history store's series
+// judged by its change points (rather than a directory's median).
+func (b BaselineSpec) FromStore() bool { return b.Source == SourceHistory && b.Series != "" }
 
 // Rule is one gate: Metric of Workload (and Operation) Op Ratio × baseline,
 // or Op Value.
@@ -165,7 +178,7 @@ func Parse(path string, b []byte) (*File, error) {
 
 func parseBaseline(v *yaml.Node, fail func(int, string, string, ...any)) BaselineSpec {
 	b := BaselineSpec{Line: v.Line}
-	const want = "want published, run: DIR or history: {dir: DIR, last: N}"
+	const want = "want published, run: DIR, history: {dir: DIR, last: N} or history: {series: auto, window: N}"
 	if v.Kind == yaml.ScalarNode {
 		if v.Value != SourcePublished {
 			fail(v.Line, "baseline", "%q: %s", v.Value, want)
@@ -190,34 +203,7 @@ func parseBaseline(v *yaml.Node, fail func(int, string, string, ...any)) Baselin
 			fail(val.Line, "baseline.run", "%s has no result.json: %v", b.Dir, errors.Unwrap(err))
 		}
 	case SourceHistory:
-		if val.Kind != yaml.MappingNode {
-			fail(val.Line, "baseline.history", "want {dir: DIR, last: N}")
-			return b
-		}
-		for i := 0; i+1 < len(val.Content); i += 2 {
-			hk, hv := val.Content[i], val.Content[i+1]
-			switch hk.Value {
-			case "dir":
-				b.Dir = hv.Value
-				if info, err := os.Stat(b.Dir); err != nil || !info.IsDir() {
-					fail(hv.Line, "baseline.history.dir", "%q is not a directory", b.Dir)
-				}
-			case "last":
-				n, err := strconv.Atoi(hv.Value)
-				if err != nil || n < 1 {
-					fail(hv.Line, "baseline.history.last", "%q: want a whole number of runs, at least 1", hv.Value)
-				}
-				b.Last = n
-			default:
-				fail(hk.Line, "baseline.history."+hk.Value, "unknown field (known: dir, last)")
-			}
-		}
-		if b.Dir == "" {
-			fail(val.Line, "baseline.history.dir", "missing")
-		}
-		if b.Last == 0 {
-			b.Last = DefaultHistoryLast
-		}
+		b = parseHistoryBaseline(b, val, fail)
 	default:
 		fail(k.Line, "baseline", "%q: %s", k.Value, want)
 	}

@@ -1,20 +1,25 @@
-package history
+// Package historytest makes run results for the history's tests: the
+// report's fixture run, rescaled, under run ids and builds of the test's
+// choosing, written as result.json files that pass the schema.
+package historytest
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
 )
 
-// baseResult is the report's fixture run (one workload, three
+// BaseResult is the report's fixture run (one workload, three
 // repetitions, READ and UPDATE), with a database and hosts of its own.
-func baseResult(t *testing.T) map[string]any {
+func BaseResult(t *testing.T) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "report", "testdata", "run", "result.json"))
+	_, self, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "report", "testdata", "run", "result.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,12 +35,12 @@ func baseResult(t *testing.T) map[string]any {
 	return m
 }
 
-// synthRun writes a run directory holding only its result.json: the base
+// Run writes a run directory holding only its result.json: the base
 // result as run id, made at created, of the given build, its throughput
 // multiplied by scale and its latencies divided by it.
-func synthRun(t *testing.T, parent, runID string, created time.Time, build string, scale float64) string {
+func Run(t *testing.T, parent, runID string, created time.Time, build string, scale float64) string {
 	t.Helper()
-	m := baseResult(t)
+	m := BaseResult(t)
 	m["run_id"], m["created"] = runID, created.UTC().Format(time.RFC3339Nano)
 	if build != "" {
 		m["build"] = map[string]any{"id": build}
@@ -92,8 +97,8 @@ func scaleWorkloads(m map[string]any, scale float64) {
 	}
 }
 
-// readJSONMap reads a result file as a generic document.
-func readJSONMap(t *testing.T, path string) map[string]any {
+// ReadMap reads a result file as a generic document.
+func ReadMap(t *testing.T, path string) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -106,8 +111,8 @@ func readJSONMap(t *testing.T, path string) map[string]any {
 	return m
 }
 
-// writeMap writes a generic document as a file.
-func writeMap(t *testing.T, path string, m map[string]any) {
+// WriteMap writes a generic document as a file.
+func WriteMap(t *testing.T, path string, m map[string]any) {
 	t.Helper()
 	b, err := json.Marshal(m)
 	if err != nil {
