@@ -27,6 +27,7 @@ func TestExamples(t *testing.T) {
 	t.Run("spec", func(t *testing.T) { testExampleSpec(t, bin) })
 	t.Run("inventory", func(t *testing.T) { testExampleInventory(t, bin) })
 	t.Run("gate", func(t *testing.T) { testExampleGate(t, bin) })
+	t.Run("gate-history", func(t *testing.T) { testExampleGateHistory(t, bin) })
 	t.Run("ci", func(t *testing.T) { testExampleCI(t, bin) })
 }
 

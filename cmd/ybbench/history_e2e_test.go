@@ -1,0 +1,206 @@
+//go:build e2e
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ybbench/ybbench/collect/verdict"
+	"github.com/ybbench/ybbench/internal/testenv"
+)
+
+// historyRun is one short YCSB C run of the release-qualification
+// scenario, recorded under build b<i>; slow holds the database's
+// processes to a quarter of a core once they run (before the measured
+// phase), as a regressed build would be.
+func historyRun(t *testing.T, i int, store string, slow bool, extra ...string) (string, int) {
+	t.Helper()
+	runs := runsDir(t)
+	args := append([]string{"run", "--local", "--flavor=postgres", "--db-hosts=1", "--client-hosts=1", "--workloads=workloadc",
+		"--records=2000", "--operations=100000000", "--duration=4s", "--threads=1", "--load-threads=2", "--start-delay=1s",
+		"--subnet=10.213.178.0/24", "--runs-dir=" + runs, "--history-url=" + store,
+		fmt.Sprintf("--build-id=b%02d", i), "--build-time=" + time.Date(2026, 11, 1, i, 0, 0, 0, time.UTC).Format(time.RFC3339)}, extra...)
+	cmd, out := start(t, args...)
+	dir := runDirIn(t, runs, 30*time.Second)
+	if slow {
+		waitStep(t, dir, "agents", 2*time.Minute)
+		testenv.CPUQuota(t, fmt.Sprintf("history-b%02d", i), 0.25, postgresOf(t, dir, "db-1")...)
+		testenv.MountCgroupsIn(t, sshdOf(t, dir, "db-1"))
+	}
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		ee, ok := err.(interface{ ExitCode() int })
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	t.Logf("build b%02d: exit %d\n%s", i, code, tail(out.String(), 6))
+	assertNothingRemains(t, dir, "10.213.178.")
+	return dir, code
+}
+
+// ownDatabase is a database of the test's own on the test environment's
+// PostgreSQL, as a history store URL.
+func ownDatabase(t *testing.T) string {
+	t.Helper()
+	pg := testenv.PostgresFor(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pg.URL(pg.Database))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("ybbench_e2e_history_%d", os.Getpid())
+	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		conn.Close(context.Background())
+	})
+	return pg.URL(name)
+}
+
+// regressionsOf is `ybbench history regressions` of workload C's series
+// in a store, as JSON.
+func regressionsOf(t *testing.T, store string) []struct {
+	Figure string
+	Change []struct {
+		FirstBad struct{ ID string } `json:"first_bad"`
+		LastGood struct{ ID string } `json:"last_good"`
+		Worse    bool
+	} `json:"changes"`
+} {
+	t.Helper()
+	r := ybbench(t, "history", "regressions", "ycsb-ysql/workloadc", "--history-url", store, "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("history regressions: exit %d\n%s", r.code, r.stderr)
+	}
+	var doc struct {
+		Analyses []struct {
+			Figure string
+			Change []struct {
+				FirstBad struct{ ID string } `json:"first_bad"`
+				LastGood struct{ ID string } `json:"last_good"`
+				Worse    bool
+			} `json:"changes"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	return doc.Analyses
+}
+
+// checkRegression asserts that a store's workload C throughput has its
+// change point at build b08, for the worse, and that the history gate of
+// build b12's run on it fails (exit 99), naming the change point.
+func checkRegression(t *testing.T, store, gate, dir12 string) {
+	t.Helper()
+	found := false
+	for _, a := range regressionsOf(t, store) {
+		if a.Figure != "throughput" {
+			continue
+		}
+		for _, c := range a.Change {
+			found = found || (c.FirstBad.ID == "b08" && c.LastGood.ID == "b07" && c.Worse)
+		}
+		if !found {
+			t.Errorf("%s: the throughput's change points %+v do not name b08", store, a.Change)
+		}
+	}
+	if !found {
+		t.Errorf("%s: no throughput analysis", store)
+	}
+	r := ybbench(t, "gate", "--run", dir12, "--gate", gate, "--history-url", store)
+	var v verdict.Verdict
+	b, _ := os.ReadFile(filepath.Join(dir12, verdict.VerdictFile))
+	json.Unmarshal(b, &v)
+	if r.code != 99 || v.Outcome != verdict.Fail || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad != "b08" {
+		t.Errorf("%s: the history gate of b12: exit %d, verdict %+v", store, r.code, v.Gates)
+	}
+}
+
+// The release-qualification scenario: twelve short local runs of one
+// profile recorded under twelve builds into a PostgreSQL history store,
+// the database held to a quarter of a core from the eighth on. The
+// history names build b08; the twelfth run, gated on its series' history,
+// exits 99 naming it. The same runs imported into the embedded store and
+// into S3 (moto) give the same change point and the same verdict.
+func TestE2EHistoryRegression(t *testing.T) {
+	store := ownDatabase(t)
+	gate := filepath.Join(t.TempDir(), "gate.yaml")
+	if err := os.WriteFile(gate, []byte("baseline: {history: {series: auto, window: 30}}\ngates:\n  - {workload: workloadc, metric: throughput, op: \">=\", ratio: 0.9}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := 1; i <= 12; i++ {
+		var extra []string
+		if i == 12 {
+			extra = []string{"--gate", gate}
+		}
+		dir, code := historyRun(t, i, store, i >= 8, extra...)
+		want := 0
+		if i == 12 {
+			want = 99
+		}
+		if code != want {
+			t.Fatalf("build b%02d: exit %d, want %d", i, code, want)
+		}
+		dirs = append(dirs, dir)
+	}
+	var v verdict.Verdict
+	b, _ := os.ReadFile(filepath.Join(dirs[11], verdict.VerdictFile))
+	if err := json.Unmarshal(b, &v); err != nil || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad != "b08" {
+		t.Errorf("run b12's verdict: %+v %v", v.Gates, err)
+	}
+	checkRegression(t, store, gate, dirs[11])
+
+	embedded := "sqlite:" + filepath.Join(t.TempDir(), "history.db")
+	c := s3ForMoto(t)
+	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("qualification")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []string{embedded, "s3://qualification/ybbench"} {
+		r := ybbench(t, append([]string{"history", "import", "--history-url", other}, dirs...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, "12 of 12 run(s) added") {
+			t.Fatalf("import into %s: exit %d\n%s%s", other, r.code, r.stdout, r.stderr)
+		}
+		if again := ybbench(t, append([]string{"history", "import", "--history-url", other}, dirs...)...); !strings.Contains(again.stdout, "0 of 12 run(s) added") {
+			t.Errorf("importing twice into %s added something:\n%s", other, again.stdout)
+		}
+		checkRegression(t, other, gate, dirs[11])
+	}
+}
+
+// s3ForMoto points this process, and the ybbench it starts, at moto, and
+// returns an S3 client of the test's own.
+func s3ForMoto(t *testing.T) *s3.Client {
+	t.Helper()
+	m := testenv.MotoFor(t)
+	for k, v := range map[string]string{"AWS_ENDPOINT_URL": m.URL, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": "us-east-1", "AWS_PROFILE": "", "AWS_SESSION_TOKEN": "",
+		"AWS_CONFIG_FILE": "/nonexistent/ybbench-test", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/ybbench-test"} {
+		t.Setenv(k, v)
+	}
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true })
+}
