@@ -96,7 +96,7 @@ func historyCommand(stdout, stderr io.Writer) *cobra.Command {
 	h.PersistentFlags().StringVar(&store.url, "history-url", "",
 		"the store: postgres://…, s3://bucket/prefix, sqlite:PATH (or a path ending .db) or a directory of runs (default: $YBBENCH_HISTORY_URL, else the embedded store under the user's data directory)")
 	h.AddCommand(historyImport(store, stdout, stderr), historyList(store, stdout), historyShow(store, stdout),
-		historyRegressions(store, stdout))
+		historyRegressions(store, stdout), historyReport(store, stdout))
 	return h
 }
 

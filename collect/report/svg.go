@@ -61,8 +61,8 @@ var svgHeader = regexp.MustCompile(`(?s)^.*?(<svg )`)
 // svgNamespaces are the namespace declarations vgsvg writes.
 var svgNamespaces = regexp.MustCompile(`\s+xmlns(:xlink)?="[^"]*"`)
 
-// drawSVG draws a chart with gonum/plot: one line per series, bands as
-// filled polygons behind them.
+// drawSVG draws a chart with gonum/plot: one line per series, bands and
+// areas as filled polygons behind them, marks over them (svgtrend.go).
 func drawSVG(c Chart) ([]byte, error) {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
@@ -86,6 +86,9 @@ func drawSVG(c Chart) ([]byte, error) {
 		poly.Color = bandColor(i, b)
 		p.Add(poly)
 	}
+	if err := addAreas(p, c); err != nil {
+		return nil, err
+	}
 	for i, s := range c.Series {
 		xys := make(plotter.XYs, len(s.X))
 		for j := range s.X {
@@ -101,6 +104,14 @@ func drawSVG(c Chart) ([]byte, error) {
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		}
 		p.Add(l)
+		if s.Dots {
+			if err := addDots(p, c.ID, s, xys, l.Color); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(c.Marks) > 0 {
+		p.Add(markLines(c.Marks))
 	}
 	p.Y.Min = 0
 	if c.LogY {
@@ -123,6 +134,9 @@ func drawSVG(c Chart) ([]byte, error) {
 		p.X.Tick.Marker = ninesTicks{}
 		// A little beyond the last quantile, so that its label fits.
 		p.X.Min, p.X.Max = 0, 1-(1-SpectrumQuantiles[len(SpectrumQuantiles)-1])/2
+	}
+	if c.XLabels != nil {
+		trendAxes(p, c)
 	}
 	canvas := vgsvg.New(chartW, chartH)
 	p.Draw(draw.New(canvas))
