@@ -45,6 +45,8 @@ var examples = map[string]string{
   ybbench history list -o csv --history-url s3://bench-results/ybbench`,
 	"history show": `  ybbench history show ycsb-ysql/workloada           # each run's build and figures
   ybbench history show 4226354e51b7 -o csv           # one value per repetition, for a spreadsheet`,
+	"history report": `  ybbench history report 'ycsb-ysql/*' -o trend.html # each figure over its builds, change points marked
+  ybbench history report 4226354e51b7 -o ci/trend.html --history-url s3://bench-results/ybbench`,
 	"history regressions": `  ybbench history regressions                        # change points of every series and figure
   ybbench history regressions 'ycsb-ysql/*' --p-value 0.01 -o json`,
 }

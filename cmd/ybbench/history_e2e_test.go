@@ -17,14 +17,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/ybbench/ybbench/collect/report/reporttest"
 	"github.com/ybbench/ybbench/collect/verdict"
 	"github.com/ybbench/ybbench/internal/testenv"
 )
 
 // historyRun is one short YCSB C run of the release-qualification
 // scenario, recorded under build b<i>; slow holds the database's
-// processes to a quarter of a core once they run (before the measured
-// phase), as a regressed build would be.
+// processes to a tenth of a core once they run (before the measured
+// phase), as a regressed build would be: a tenth of a core, a step far
+// larger than what the shared machine's load does to a run.
 func historyRun(t *testing.T, i int, store string, slow bool, extra ...string) (string, int) {
 	t.Helper()
 	runs := runsDir(t)
@@ -36,7 +38,7 @@ func historyRun(t *testing.T, i int, store string, slow bool, extra ...string) (
 	dir := runDirIn(t, runs, 30*time.Second)
 	if slow {
 		waitStep(t, dir, "agents", 2*time.Minute)
-		testenv.CPUQuota(t, fmt.Sprintf("history-b%02d", i), 0.25, postgresOf(t, dir, "db-1")...)
+		testenv.CPUQuota(t, fmt.Sprintf("history-b%02d", i), 0.1, postgresOf(t, dir, "db-1")...)
 		testenv.MountCgroupsIn(t, sshdOf(t, dir, "db-1"))
 	}
 	code := 0
@@ -112,19 +114,21 @@ func regressionsOf(t *testing.T, store string) []struct {
 // build b12's run on it fails (exit 99), naming the change point.
 func checkRegression(t *testing.T, store, gate, dir12 string) {
 	t.Helper()
-	found := false
+	analysed, found := false, false
 	for _, a := range regressionsOf(t, store) {
 		if a.Figure != "throughput" {
 			continue
 		}
+		analysed = true
 		for _, c := range a.Change {
 			found = found || (c.FirstBad.ID == "b08" && c.LastGood.ID == "b07" && c.Worse)
 		}
 		if !found {
-			t.Errorf("%s: the throughput's change points %+v do not name b08", store, a.Change)
+			show := ybbench(t, "history", "show", "ycsb-ysql/workloadc", "--history-url", store)
+			t.Errorf("%s: the throughput's change points %+v do not name b08:\n%s", store, a.Change, show.stdout)
 		}
 	}
-	if !found {
+	if !analysed {
 		t.Errorf("%s: no throughput analysis", store)
 	}
 	r := ybbench(t, "gate", "--run", dir12, "--gate", gate, "--history-url", store)
@@ -138,7 +142,7 @@ func checkRegression(t *testing.T, store, gate, dir12 string) {
 
 // The release-qualification scenario: twelve short local runs of one
 // profile recorded under twelve builds into a PostgreSQL history store,
-// the database held to a quarter of a core from the eighth on. The
+// the database held to a tenth of a core from the eighth on. The
 // history names build b08; the twelfth run, gated on its series' history,
 // exits 99 naming it. The same runs imported into the embedded store and
 // into S3 (moto) give the same change point and the same verdict.
@@ -170,6 +174,7 @@ func TestE2EHistoryRegression(t *testing.T) {
 		t.Errorf("run b12's verdict: %+v %v", v.Gates, err)
 	}
 	checkRegression(t, store, gate, dirs[11])
+	checkTrendPage(t, store)
 
 	embedded := "sqlite:" + filepath.Join(t.TempDir(), "history.db")
 	c := s3ForMoto(t)
@@ -203,4 +208,40 @@ func s3ForMoto(t *testing.T) *s3.Client {
 		t.Fatal(err)
 	}
 	return s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true })
+}
+
+// checkTrendPage renders the store's trend page of workload C and opens it
+// in headless Chromium: it loads with no console problem and no request
+// but its own; the throughput chart has a point per build and the change
+// point marked at b08, for the worse.
+func checkTrendPage(t *testing.T, store string) {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "trend.html")
+	if r := ybbench(t, "history", "report", "ycsb-ysql/workloadc", "-o", page, "--history-url", store); r.code != 0 {
+		t.Fatalf("history report: exit %d\n%s", r.code, r.stderr)
+	}
+	dom, _, requests, problems := reporttest.OpenTrend(t, testenv.ChromiumFor(t).Path, page)
+	if len(problems) > 0 {
+		t.Errorf("the trend page's console: %q", problems)
+	}
+	for _, u := range requests {
+		if u != "file://"+page {
+			t.Errorf("the trend page asked for %s", u)
+		}
+	}
+	marked := false
+	for _, c := range dom.Charts {
+		if !strings.HasSuffix(c.ID, "-throughput") {
+			continue
+		}
+		if len(c.Legend) == 0 || c.Legend[0].Points != 12 {
+			t.Errorf("chart %s: legend %+v, want a line of 12 builds", c.ID, c.Legend)
+		}
+		for _, m := range c.Marks {
+			marked = marked || (strings.HasPrefix(m.Label, "b08") && m.Worse)
+		}
+	}
+	if !marked {
+		t.Errorf("no throughput chart marks the change at b08: %+v", dom.Charts)
+	}
 }
