@@ -398,7 +398,7 @@ func testExampleCI(t *testing.T, bin string) {
 	runHelp := runYbbench(t, bin, "run", "--help").stdout
 	c := &cliChecker{bin: bin, t: t, help: map[string]string{}}
 	var junitPath string
-	gated := false
+	gated, historyGate, trended := false, false, false
 	for name, job := range wf.Jobs {
 		for v := range job.Env {
 			if strings.HasPrefix(v, "YBBENCH_") && !strings.Contains(runHelp, "("+v+")") {
@@ -414,7 +414,9 @@ func testExampleCI(t *testing.T, bin string) {
 				if inv.sub == "run" && slices.Contains(inv.flags, "--gate") && slices.Contains(inv.flags, "--junit") {
 					gated = true
 					junitPath = inv.value("--junit")
+					historyGate = strings.Contains(inv.value("--gate"), "history") && slices.Contains(inv.flags, "--build-id")
 				}
+				trended = trended || (inv.sub == "history" && len(inv.words) > 0 && inv.words[0] == "report")
 			}
 			for _, m := range makeMentions("`" + strings.ReplaceAll(st.Run, "\n", "`\n`") + "`") {
 				if !targets[m.target] {
@@ -433,7 +435,7 @@ func testExampleCI(t *testing.T, bin string) {
 				junitReport += fmtAny(st.With["report_paths"])
 			}
 		}
-		for _, f := range []string{"junit.xml", "verdict.json", "report.md", "report.html"} {
+		for _, f := range []string{"junit.xml", "verdict.json", "report.md", "report.html", "trend.html"} {
 			if !strings.Contains(artifacts, "/"+f) {
 				t.Errorf("%s: job %s keeps no %s as an artifact", file, name, f)
 			}
@@ -442,17 +444,18 @@ func testExampleCI(t *testing.T, bin string) {
 			t.Errorf("%s: job %s: the test report reads %q, ybbench writes --junit %q", file, name, junitReport, junitPath)
 		}
 	}
-	if !gated {
-		t.Errorf("%s: no step runs ybbench run with --gate and --junit", file)
+	if !gated || !historyGate || !trended {
+		t.Errorf("%s: no step runs ybbench run with --gate and --junit (%v), a history gate and --build-id (%v), or ybbench history report (%v)", file, gated, historyGate, trended)
 	}
 
 	// The checker refuses what is not ybbench's.
-	bad := ybbenchInvocations("bin/ybbench run --spec examples/spec.yaml --no-such-flag x \\\n  --gate g.yaml\nybbench frobnicate --run x\nybbench runs -q")
+	bad := ybbenchInvocations("bin/ybbench run --spec examples/spec.yaml --no-such-flag x \\\n  --gate g.yaml\nybbench frobnicate --run x\nybbench runs -q\nybbench history frobnicate\nybbench history list --window 3")
 	var problems []string
 	for _, inv := range bad {
 		problems = append(problems, c.check(inv)...)
 	}
-	if len(bad) != 3 || len(problems) != 3 || !strings.Contains(strings.Join(problems, "\n"), "--no-such-flag") ||
+	if len(bad) != 5 || len(problems) != 5 || !strings.Contains(strings.Join(problems, "\n"), "--no-such-flag") ||
+		!strings.Contains(strings.Join(problems, "\n"), "history frobnicate") || !strings.Contains(strings.Join(problems, "\n"), "history list --window") ||
 		!strings.Contains(strings.Join(problems, "\n"), "frobnicate") || !strings.Contains(strings.Join(problems, "\n"), "-q") {
 		t.Errorf("the checker on bad commands (%d found) says:\n%s", len(bad), strings.Join(problems, "\n"))
 	}
@@ -528,10 +531,7 @@ func (c *cliChecker) helpOf(sub string) string {
 	if h, ok := c.help[sub]; ok {
 		return h
 	}
-	args := []string{"--help"}
-	if sub != "" {
-		args = []string{sub, "--help"}
-	}
+	args := append(strings.Fields(sub), "--help")
 	r := runYbbench(c.t, c.bin, args...)
 	h := ""
 	if r.code == 0 {
@@ -548,6 +548,15 @@ func (c *cliChecker) check(inv invocation) []string {
 		return []string{"ybbench " + inv.sub + ": no such command"}
 	}
 	help := c.helpOf(inv.sub)
+	// A command with subcommands (history import, …): the flags are the
+	// subcommand's.
+	if len(inv.words) > 0 && strings.Contains(help, "Available Commands:") {
+		sub := inv.sub + " " + inv.words[0]
+		if !regexp.MustCompile(`(?m)^\s+` + regexp.QuoteMeta(inv.words[0]) + `\s`).MatchString(help) {
+			return []string{"ybbench " + sub + ": no such command"}
+		}
+		inv.sub, help = sub, c.helpOf(sub)
+	}
 	var problems []string
 	for _, f := range inv.flags {
 		long := strings.HasPrefix(f, "--")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"io/fs"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/internal/testenv"
+
+	"github.com/ybbench/ybbench/collect/history"
 )
 
 // buildYbbench builds the command into dir, as a user gets it.
@@ -177,4 +180,70 @@ func environWithout(prefix string) []string {
 		}
 	}
 	return out
+}
+
+// A history store that run cannot add to is refused before a run is
+// created (exit 2, the runs directory as it was): a server that does not
+// answer, a store a newer ybbench wrote, a URL of no known kind. The
+// control: a store that opens, beside a bad setting, adds no line of its
+// own to the refusal.
+func TestBadHistoryStoreCreatesNoRun(t *testing.T) {
+	bin := buildYbbench(t)
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	if err := os.MkdirAll(runs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tf := versionOnly(t, "1.5.7")
+	newer := filepath.Join(dir, "newer.db")
+	st, err := history.Open(t.Context(), newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO ybbench_history_schema (version, applied) VALUES (?, 'later')`, history.SchemaVersion+1); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unreachable", []string{"--history-url", "postgres://u:secret@127.0.0.1:1/x?sslmode=disable"},
+			[]string{"--history-url: history store postgres://u:xxxxx@127.0.0.1:1/x?sslmode=disable: cannot connect"}},
+		{"newer schema", []string{"--history-url", newer}, []string{"--history-url: history store " + newer + ": written by a newer ybbench"}},
+		{"unknown kind", []string{"--history-url", "mysql://h/db"}, []string{`--history-url: "mysql://h/db": want postgres://`}},
+		{"control", []string{"--history-url", "sqlite:" + filepath.Join(dir, "ok.db"), "--records", "0"}, []string{"--records: 0"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := tree(t, runs)
+			args := append([]string{"run", "--local", "--runs-dir", runs, "--agent", bin}, c.args...)
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(environWithout("YBBENCH_"), "YBBENCH_TERRAFORM="+tf, "XDG_DATA_HOME="+dir)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+				t.Fatalf("ybbench %s: %v, want exit 2\n%s", strings.Join(args, " "), err, stderr.String())
+			}
+			out := strings.TrimSpace(stderr.String())
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, out)
+				}
+			}
+			if n := strings.Count(out, "\n") + 1; n != len(c.want) || strings.Contains(out, "secret") {
+				t.Errorf("%d lines for %d problems (or a password shown):\n%s", n, len(c.want), out)
+			}
+			if after := tree(t, runs); after != before {
+				t.Errorf("the runs directory changed:\n%s\n%s", before, after)
+			}
+		})
+	}
 }

@@ -96,7 +96,7 @@ func (s *sqlStore) migrateOnce(ctx context.Context, lock bool) error {
 		return err
 	}
 	if v > SchemaVersion {
-		return fmt.Errorf("%s: %w (its tables are at version %d; this one knows %d): use a newer ybbench", s.desc, ErrNewerSchema, v, SchemaVersion)
+		return fmt.Errorf("%w (its tables are at version %d; this one knows %d): use a newer ybbench", ErrNewerSchema, v, SchemaVersion)
 	}
 	for i := v; i < SchemaVersion; i++ {
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
