@@ -68,9 +68,9 @@ type sweepPlanBound struct {
 }
 
 // sweepBound is what plan says of a sweep before anything is made: at
-// most MaxSteps steps per workload, each the run's duration (an extended
-// one twice) with the agents' start delay and a few seconds to start and
-// fetch them.
+// most MaxSteps steps per workload, half of them (at most) extensions:
+// each step the run's warm-up and duration (an extension's twice as long)
+// with the agents' start delay and a few seconds to start and fetch them.
 func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 	if !s.Sweep {
 		return sweepPlanBound{}, false
@@ -80,9 +80,10 @@ func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 		return sweepPlanBound{}, false
 	}
 	steps := plan.MaxSteps()
-	per := s.Params.Duration + s.StartDelay + 3*time.Second
-	total := time.Duration(len(s.Workloads)*steps) * per
-	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v per workload (%v in all, at most)",
-		plan.Fractions, 100*sweep.Resolution, steps, per, total)
+	per := s.Params.Warmup + s.Params.Duration + s.StartDelay + 3*time.Second
+	extended := per + s.Params.Duration
+	total := time.Duration(len(s.Workloads)*steps/2) * (per + extended)
+	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v (of them at most %d extended, %v each) per workload (%v in all, at most)",
+		plan.Fractions, 100*sweep.Resolution, steps, per, steps/2, extended, total)
 	return sweepPlanBound{stage: PlanStage{Stage: "sweep", What: what}, seconds: total.Seconds()}, true
 }
