@@ -16,7 +16,7 @@ import (
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
-// historyFlags are the flags every history command shares: the store.
+// historyStoreFlag is the flag every history command shares: the store.
 type historyStoreFlag struct{ url string }
 
 // open opens the store the flag (else YBBENCH_HISTORY_URL, else the

@@ -71,7 +71,9 @@ func cpuGroup(name string) (dir, rootProcs string, err error) {
 		if v2 {
 			_ = os.WriteFile(filepath.Join(root, "cgroup.subtree_control"), []byte("+cpu"), 0o644)
 		}
-		d := filepath.Join(root, "ybbench-test-"+name)
+		// The process id keeps two test processes (two checkouts, two
+		// tiers) out of each other's group.
+		d := filepath.Join(root, fmt.Sprintf("ybbench-test-%s-%d", name, os.Getpid()))
 		if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
 			errs = append(errs, err)
 			continue
