@@ -48,27 +48,28 @@ var (
 	}()
 )
 
-// buckets are one histogram's counts since the run began: a slot a bound,
-// and one above them all.
+// buckets are one histogram since the run began, kept as HDR counts: a
+// tick merges its histogram in (no allocation, whoever scrapes), and a
+// scrape sorts the counts under the bounds, so that the work of bucketing
+// is done as often as someone reads it, not every tick.
 type buckets struct {
-	counts []int64
-	sumUS  float64
+	h *hist.Hist
 }
 
-func newBuckets() *buckets { return &buckets{counts: make([]int64, len(boundsUS)+1)} }
-
-func (b *buckets) add(h *hist.Hist) { b.sumUS += h.AddToBuckets(boundsUS, b.counts) }
+func (b *buckets) add(h *hist.Hist) { b.h.Merge(h) }
 
 // metric is the histogram as Prometheus takes it: cumulative counts.
 func (b *buckets) metric(desc *prometheus.Desc, op string) prometheus.Metric {
+	counts := make([]int64, len(boundsUS)+1)
+	sumUS := b.h.AddToBuckets(boundsUS, counts)
 	cum := make(map[float64]uint64, len(boundsSeconds))
 	var n uint64
 	for i, le := range boundsSeconds {
-		n += uint64(b.counts[i])
+		n += uint64(counts[i])
 		cum[le] = n
 	}
-	n += uint64(b.counts[len(boundsSeconds)])
-	return prometheus.MustNewConstHistogram(desc, n, b.sumUS/1e6, cum, op)
+	n += uint64(counts[len(boundsSeconds)])
+	return prometheus.MustNewConstHistogram(desc, n, sumUS/1e6, cum, op)
 }
 
 // collector holds what the ticks so far added up, and hands it to a
@@ -131,7 +132,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 // addTo adds h into b, made on the measurement's first histogram.
 func addTo(b *buckets, h *hist.Hist) *buckets {
 	if b == nil {
-		b = newBuckets()
+		b = &buckets{h: hist.New()}
 	}
 	b.add(h)
 	return b

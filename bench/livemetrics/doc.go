@@ -7,9 +7,11 @@
 //
 // Nothing is added to an operation's path: the engine already merges its
 // workers' samples into one interval's histograms every tick, and the Sink
-// folds each tick into cumulative counts under a lock that only the tick
-// and a scrape take. A scrape reads what the last tick left (one second old
-// at most, at the default interval), always one tick's state whole.
+// merges each tick into the run's own HDR histograms and counts under a
+// lock that only the tick and a scrape take; a scrape sorts the HDR counts
+// under the buckets' bounds. A scrape reads what the last tick left (one
+// second old at most, at the default interval), always one tick's state
+// whole.
 //
 // The metrics (op is a measurement name: READ, UPDATE, Write, …):
 //

@@ -100,12 +100,13 @@ func run() error {
 	ctx := context.Background()
 	pb := newPGBench(ctx, env)
 	out := &strings.Builder{}
-	server := "no database"
 	if needsPostgres() {
-		server = fmt.Sprintf("PostgreSQL %s (config %s)", env.Postgres.Version, env.Postgres.Config)
+		fmt.Fprintf(out, "# ybload beside its peers\n\n%s; PostgreSQL %s (config %s); %d records, %d threads, %d operations per run, %d repetitions alternated; client CPU = user+sys of the client process.\n\n",
+			time.Now().Format(time.RFC3339), env.Postgres.Version, env.Postgres.Config, *records, *threads, *ops, *reps)
+	} else {
+		// The sections chosen say their own sizes.
+		fmt.Fprintf(out, "# ybload beside its peers\n\n%s; no PostgreSQL section; client CPU = user+sys of the client process.\n\n", time.Now().Format(time.RFC3339))
 	}
-	fmt.Fprintf(out, "# ybload beside its peers\n\n%s; %s; %d records, %d threads, %d operations per run, %d repetitions alternated; client CPU = user+sys of the client process.\n\n",
-		time.Now().Format(time.RFC3339), server, *records, *threads, *ops, *reps)
 
 	// The YCSB sections on PostgreSQL say what failed themselves; the load
 	// phase also makes the tables the run phase reads.
