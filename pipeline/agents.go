@@ -61,6 +61,7 @@ func (r *Run) agentInput(ph Phase, count int, password string, startAt time.Time
 	}
 	in.Properties = r.spec.agentProperties(prof.Family, ph.Phase)
 	in.LateAfter = r.spec.agentLateAfter(ph.Phase)
+	in.MetricsPort = r.spec.agentMetricsPort()
 	if st, ok := r.sweepStepOf(ph); ok {
 		in.TargetOpsPerSec = st.Target
 		if st.Extended && in.Params.Duration > 0 {
@@ -191,7 +192,7 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	invs := map[string]agentrun.Invocation{}
 	for i, h := range hosts {
 		in := base
-		in.Index, in.Dir, in.Host = i, agentrun.Dir(h), h.Name
+		in.Index, in.Dir, in.Host, in.Addr = i, agentrun.Dir(h), h.Name, h.PrivateIP
 		inv, err := agentrun.Build(in)
 		if err != nil {
 			return exitcode.Wrap(exitcode.Config, fmt.Errorf("%s %s: %w", ph.Workload, ph.Phase, err))

@@ -244,10 +244,11 @@ func planBench(s *Resolved, clients int) ([]PlanStage, error) {
 				cmds := make([][]string, n)
 				for i := range n {
 					in := agentrun.Input{Family: p.Family, Binding: p.Binding, Phase: phase, WorkloadArgs: p.WorkloadArgs[wl],
-						Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", DB: db, StartAt: planStartAt,
+						Index: i, Count: n, Dir: "<client>/agent", Host: "<client>", Addr: "<client address>", DB: db, StartAt: planStartAt,
 						Params: par}
 					in.Properties = s.agentProperties(p.Family, ph)
 					in.LateAfter = s.agentLateAfter(ph)
+					in.MetricsPort = s.agentMetricsPort()
 					inv, err := agentrun.Build(in)
 					if err != nil {
 						return nil, err

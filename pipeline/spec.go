@@ -60,6 +60,9 @@ type Spec struct {
 	// load and run phases (e.g. measurementtype=hdrhistogram+raw); the report
 	// lists them.
 	AgentProperties map[string]string `yaml:"agent_properties" json:"agent_properties,omitempty"`
+	// MetricsAddr is the port ("9464" or ":9464") every agent serves its
+	// live metrics on, at its client's private address ("": off).
+	MetricsAddr string `yaml:"metrics_addr" json:"metrics_addr,omitempty"`
 	// Sweep runs a throughput–latency sweep after each workload's run
 	// (sweep.go); SweepFractions are its steps in percent of the run's
 	// throughput (empty: sweep.DefaultFractions), SLOP99 the p99 bound

@@ -77,6 +77,11 @@ var agentNotes = map[string]map[string]agentNote{
 		"sysbench": {"`--ybload-late-after=` (sweep steps), when not 1ms; without sweep refused (exit 2)", nil},
 		"kv":       {"`--ybload_late_after_ms` (sweep steps), when not 1ms; without sweep refused (exit 2)", nil},
 	},
+	"metrics_addr": {
+		"ycsb":     {"`-p ybload.metrics.addr=<client address>:<port>` (load, run), when set", nil},
+		"sysbench": {"`--ybload-metrics-addr=<client address>:<port>` (run), when set", nil},
+		"kv":       {"`--ybload_metrics_addr <client address>:<port>`, when set", nil},
+	},
 	"sweep": {
 		"ycsb":     {"each step: `-p target=` (its share of the step's rate), files `<workload>-s<k>-run.*`", nil},
 		"sysbench": {"each step: `--rate=` (its share of the step's rate) with `--ybload-queue-full=stop`, files `<workload>-s<k>-run.*`", nil},
@@ -209,7 +214,7 @@ func agentArgs(profile, name, value string) ([]agentInvocation, error) {
 	for _, w := range res.Workloads {
 		for _, ph := range fam.phases(w) {
 			in := r.agentInput(Phase{Workload: w, Phase: ph}, 1, db.Password, spellingStartAt)
-			in.DB, in.Index, in.Dir, in.Host = db, 0, "/agent", "client1"
+			in.DB, in.Index, in.Dir, in.Host, in.Addr = db, 0, "/agent", "client1", "10.0.0.9"
 			inv, err := agentrun.Build(in)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", w, ph, err)

@@ -41,6 +41,7 @@ func (s *Spec) validate(reg *parts.Registry) error {
 	}
 	errs = append(errs, s.checkCloud(reg, p)...)
 	errs = append(errs, s.checkHistorySettings()...)
+	errs = append(errs, s.checkMetricsAddr()...)
 	seenWorkload := map[string]bool{}
 	for _, w := range s.Workloads {
 		if seenWorkload[w] {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 	"github.com/ybbench/ybbench/bench/pace"
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/internal/exitcode"
@@ -56,6 +57,11 @@ func run(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
+	metrics, err := serveMetrics(ctx, o, log)
+	if err != nil {
+		return err
+	}
+	defer metrics.Close()
 	server, ddl, err := setUpSchema(ctx, o, cfg)
 	if err != nil {
 		return err
@@ -69,7 +75,23 @@ func run(ctx context.Context, args []string, env *Env) error {
 		return exitcode.Wrap(exitcode.Workload, err)
 	}
 	defer sess.Close()
-	return runWorkload(ctx, o, sess, ddl, env, log, processStart)
+	return runWorkload(ctx, o, sess, ddl, env, log, processStart, metrics)
+}
+
+// serveMetrics starts the live metrics when --ybload_metrics_addr asks for
+// them (nil: off; --skip_workload measures nothing), before anything
+// connects, so that a port in use costs no server time. The server is
+// closed last, as the agent exits.
+func serveMetrics(ctx context.Context, o *Options, log *slog.Logger) (*livemetrics.Server, error) {
+	if o.MetricsAddr == "" || o.SkipWorkload {
+		return nil, nil
+	}
+	s, err := livemetrics.Serve(ctx, o.MetricsAddr)
+	if err != nil {
+		return nil, exitcode.Errorf(exitcode.Config, "--ybload_metrics_addr %s: %v", o.MetricsAddr, err)
+	}
+	log.Info(fmt.Sprintf("Serving live metrics at http://%s%s", s.Addr(), livemetrics.Path))
+	return s, nil
 }
 
 // configure reads the flags and the session configuration they give, both
@@ -100,8 +122,10 @@ func configure(args []string, env *Env, log *slog.Logger) (*Options, *ycql.Confi
 
 // runWorkload runs the measured workload on sess, after the pure-read
 // setup when there are no writers, and reports it: the metrics lines, the
-// records and summary if asked, the checks at the end.
-func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []string, env *Env, log *slog.Logger, processStart time.Time) error {
+// records and summary if asked, the live metrics (of the measured
+// workload only, not the setup) and the checks at the end.
+func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []string, env *Env, log *slog.Logger, processStart time.Time,
+	metrics *livemetrics.Server) error {
 	var initialRows int64 = -1
 	if o.RowCountCheck {
 		var err error
@@ -132,6 +156,9 @@ func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []stri
 	ec, closeOutputs, err := engineConfig(o, env, log, wl, keys, processStart, settings, counters)
 	if err != nil {
 		return err
+	}
+	if s := metrics.Sink(); s != nil {
+		ec.Sinks = append(ec.Sinks, s)
 	}
 	defer closeOutputs()
 	// Agents on several clients start the measured workload together at the

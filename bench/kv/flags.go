@@ -122,6 +122,7 @@ var flagDefs = []flagDef{
 	{name: "ybload_agent_index", kind: kindValue, arg: "i", help: "this agent's part of the run (0 …), with --ybload_agent_count", group: groupYbload, set: intAtLeast(0, func(o *Options) *int { return &o.AgentIndex })},
 	{name: "ybload_agent_count", kind: kindValue, arg: "n", def: "1", help: "agents sharing the run: each writes and reads its own part of the keys, and --num_unique_keys, --num_writes, --num_reads and the read-only setup's keys are split between them", group: groupYbload, set: intAtLeast(1, func(o *Options) *int { return &o.AgentCount })},
 	{name: "ybload_start_at", kind: kindValue, arg: "time", help: "start the measured workload at this instant (Unix ms or RFC 3339)", group: groupYbload, set: setStartAt},
+	{name: "ybload_metrics_addr", kind: kindValue, arg: "host:port", defNote: "off", help: "serve live metrics for Prometheus at http://host:port/metrics while the workload runs", group: groupYbload, set: setMetricsAddr},
 }
 
 // workloadChoice names the workloads ybload kv runs, for --workload's help

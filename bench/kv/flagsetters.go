@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 	"github.com/ybbench/ybbench/bench/ycql"
 )
 
@@ -200,5 +201,15 @@ func setStartAt(o *Options, name, val string) error {
 		return fmt.Errorf("--%s %q: %w", name, val, err)
 	}
 	o.StartAt = at
+	return nil
+}
+
+// setMetricsAddr lands where the live metrics are served.
+func setMetricsAddr(o *Options, name, val string) error {
+	a, err := livemetrics.ParseAddr(val)
+	if err != nil {
+		return fmt.Errorf("--%s %q: %w", name, val, err)
+	}
+	o.MetricsAddr = a
 	return nil
 }

@@ -83,6 +83,8 @@ type Options struct {
 	// StartAt is when the measured workload starts (zero: at once): agents
 	// on several clients are given the same instant.
 	StartAt time.Time
+	// MetricsAddr is where the live metrics are served ("": off).
+	MetricsAddr string
 	// AgentIndex and AgentCount are this agent's place among the agents
 	// sharing the run (0 and 1: alone); Part is what that gives it.
 	AgentIndex, AgentCount int

@@ -3,6 +3,7 @@ package kv
 import (
 	"bytes"
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,9 @@ func TestBadFlags(t *testing.T) {
 		{"--workload CassandraKeyValue --nodes h:9042 --num_unique_keys 3 --max_written_key 5", "must be below --num_unique_keys 3"},
 		{"--workload CassandraKeyValue --nodes h:9042 --ybload_start_at soon", `--ybload_start_at "soon": want Unix milliseconds`},
 		{"--workload CassandraKeyValue --nodes h:9042 --ybload_start_at=", `--ybload_start_at "": want Unix milliseconds`},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_metrics_addr 9464", `--ybload_metrics_addr "9464": want HOST:PORT`},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_metrics_addr=h:99999", `--ybload_metrics_addr "h:99999": port "99999": want a number`},
+		{"--workload CassandraKeyValue --nodes h:9042 --ybload_metrics_addr", "needs a value"},
 	} {
 		_, err := ParseArgs(strings.Fields(c.args), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -157,6 +161,38 @@ func TestMainBadStartAtExits2(t *testing.T) {
 		&Env{Stdout: &out, Stderr: &errb, Version: "test"})
 	if code != 2 || !strings.Contains(errb.String(), "--ybload_start_at \"noon\"") {
 		t.Errorf("exit %d, stderr %q; want 2 naming --ybload_start_at", code, errb.String())
+	}
+}
+
+// --ybload_metrics_addr takes HOST:PORT, kept in canonical form; without
+// it the live metrics are off (malformed values: TestBadFlags).
+func TestMetricsAddr(t *testing.T) {
+	for _, a := range [][]string{{"--ybload_metrics_addr", "10.0.0.5:09464"}, {"--ybload_metrics_addr=10.0.0.5:9464"}} {
+		o, err := ParseArgs(append([]string{"--workload", "CassandraKeyValue", "--nodes", "h:9042"}, a...), nil)
+		if err != nil || o.MetricsAddr != "10.0.0.5:9464" {
+			t.Errorf("%q: %q, %v", a, o.MetricsAddr, err)
+		}
+	}
+	o, err := ParseArgs([]string{"--workload", "CassandraKeyValue", "--nodes", "h:9042"}, nil)
+	if err != nil || o.MetricsAddr != "" {
+		t.Errorf("no --ybload_metrics_addr: %q, %v; want off", o.MetricsAddr, err)
+	}
+}
+
+// A metrics port another process holds is refused: exit 2, naming the
+// flag and the port in use, before any connection is tried (nothing
+// listens on port 1).
+func TestMainMetricsPortInUseExits2(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"--workload", "CassandraKeyValue", "--nodes", "127.0.0.1:1", "--ybload_metrics_addr", ln.Addr().String()},
+		&Env{Stdout: &out, Stderr: &errb, Version: "test"})
+	if code != 2 || !strings.Contains(errb.String(), "--ybload_metrics_addr "+ln.Addr().String()) || !strings.Contains(errb.String(), "the port is in use") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --ybload_metrics_addr and the port in use", code, errb.String())
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 	"github.com/ybbench/ybbench/bench/pace"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/record"
@@ -69,6 +70,11 @@ func run(ctx context.Context, args []string, env *Env) error {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	metrics, err := serveMetrics(ctx, env.Stderr, o)
+	if err != nil {
+		return err
+	}
+	defer metrics.Close()
 	seed := o.RandSeed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
@@ -106,13 +112,30 @@ func run(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.Stdout, "%s\n\n", tool)
 		return exitcode.Wrap(exitcode.Workload, Cleanup(ctx, env.Stdout, o))
 	}
-	return runWorkload(ctx, o, env, log, seed, srv, settings, tool)
+	return runWorkload(ctx, o, env, log, seed, srv, settings, tool, metrics)
+}
+
+// serveMetrics starts the live metrics when --ybload-metrics-addr asks for
+// them on a run (nil: off; prepare and cleanup measure nothing), before
+// anything connects, so that a port in use costs no server time. The
+// server is closed last, as the agent exits.
+func serveMetrics(ctx context.Context, stderr io.Writer, o *Options) (*livemetrics.Server, error) {
+	if o.MetricsAddr == "" || o.Command != "run" {
+		return nil, nil
+	}
+	s, err := livemetrics.Serve(ctx, o.MetricsAddr)
+	if err != nil {
+		return nil, exitcode.Errorf(exitcode.Config, "--ybload-metrics-addr=%s: %v", o.MetricsAddr, err)
+	}
+	fmt.Fprintf(stderr, "Serving live metrics at http://%s%s\n", s.Addr(), livemetrics.Path)
+	return s, nil
 }
 
 // runWorkload is the run command: the tables checked, the header, the
 // threads connected, the measured run at the start time, and sysbench's
 // report of it.
-func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, seed uint64, srv ServerInfo, settings map[string]string, tool string) error {
+func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, seed uint64, srv ServerInfo, settings map[string]string, tool string,
+	metrics *livemetrics.Server) error {
 	if err := requireTables(ctx, o); err != nil {
 		return err
 	}
@@ -131,7 +154,7 @@ func runWorkload(ctx context.Context, o *Options, env *Env, log *slog.Logger, se
 		return exitcode.Wrap(exitcode.Workload, err)
 	}
 	WriteStarted(env.Stdout, h)
-	ec, closeOutputs, err := engineConfig(o, env, log, seed, wl, settings)
+	ec, closeOutputs, err := engineConfig(o, env, log, seed, wl, settings, metrics.Sink())
 	if err != nil {
 		return err
 	}
@@ -176,10 +199,11 @@ func requireTables(ctx context.Context, o *Options) error {
 
 // engineConfig is the engine's configuration for the run: its limits, the
 // Poisson schedule of --rate, and its outputs: sysbench's intermediate
-// reports, the records and the CPU profile when asked. closeOutputs ends
-// the files after the run's summary is written; on an error nothing is
-// left open.
-func engineConfig(o *Options, env *Env, log *slog.Logger, seed uint64, wl *Workload, settings map[string]string) (ec bench.Config, closeOutputs func(), err error) {
+// reports, the records, the live metrics (live, nil when off) and the CPU
+// profile when asked. closeOutputs ends the files after the run's summary
+// is written; on an error nothing is left open.
+func engineConfig(o *Options, env *Env, log *slog.Logger, seed uint64, wl *Workload, settings map[string]string,
+	live bench.Sink) (ec bench.Config, closeOutputs func(), err error) {
 	ec = bench.Config{
 		Threads: o.Threads, Operations: o.Events, SharedQuota: true,
 		Duration: time.Duration(o.Time) * time.Second, Warmup: time.Duration(o.Warmup) * time.Second,
@@ -192,6 +216,9 @@ func engineConfig(o *Options, env *Env, log *slog.Logger, seed uint64, wl *Workl
 	}
 	if o.ReportInterval > 0 {
 		ec.Sinks = append(ec.Sinks, &intervalSink{w: env.Stdout, o: o, wl: wl, poisson: poisson})
+	}
+	if live != nil {
+		ec.Sinks = append(ec.Sinks, live)
 	}
 	outs := &bench.RunOutputs{}
 	if o.Records != "" {

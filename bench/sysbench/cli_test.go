@@ -3,6 +3,7 @@ package sysbench
 import (
 	"bytes"
 	"context"
+	"net"
 	"strings"
 	"testing"
 )
@@ -26,11 +27,27 @@ func TestMainBadInputExits2(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--threads=many"}, "--threads=many: not an integer"},
 		{[]string{"oltp_read_write", "run", "--rand-type=gaussian"}, "gaussian"},
 		{[]string{"oltp_read_write", "run", "--ybload-start-at=noon"}, "--ybload-start-at=noon"},
+		{[]string{"oltp_read_write", "run", "--ybload-metrics-addr=9464"}, "--ybload-metrics-addr=9464: want HOST:PORT"},
 	} {
 		code, _, stderr := mainFor(append(c.args, "--pgsql-host=127.0.0.1", "--pgsql-port=1")...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// A metrics port another process holds is refused (exit 2) naming the
+// option, before the database is reached (the port below has no server).
+func TestMainMetricsPortInUseExits2(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	code, _, stderr := mainFor("oltp_point_select", "run", "--pgsql-host=127.0.0.1", "--pgsql-port=1", "--ybload-metrics-addr="+addr)
+	if code != 2 || !strings.Contains(stderr, "--ybload-metrics-addr="+addr) || !strings.Contains(stderr, "the port is in use") || strings.Contains(stderr, "connect to") {
+		t.Errorf("exit %d, stderr %q; want 2, the option and the port in use, no connection", code, stderr)
 	}
 }
 

@@ -141,6 +141,7 @@ var optionDefs = []optDef{
 	{"ybload_late_after", "1ms", "", both, "with --rate, how far past its arrival an event must start to count as late", checkedText(landLateAfter)},
 	{"ybload_queue_full", "fatal", "", both, "with --rate, what a full event queue does: fatal (sysbench's: the run fails) or stop (the run ends there and exits 0; its records say why)", checkedText(landQueueFull)},
 	{"ybload_start_at", "", "", both, "wait until this instant (Unix ms or RFC 3339) after connecting, before the warm-up and the run", checkedText(landStartAt)},
+	{"ybload_metrics_addr", "", "", both, "serve live metrics for Prometheus at http://HOST:PORT/metrics while the run runs (default: off)", checkedText(landMetricsAddr)},
 	{"ybload_socket", "poller", "", both, "poller (Go's network poller, default) or blocking (blocking sockets: each connection's OS thread waits in the kernel)", checkedText(landSocket)},
 }
 

@@ -83,6 +83,8 @@ type Options struct {
 	// StartAt is when the run starts (zero: at once): agents on several
 	// clients are given the same instant.
 	StartAt time.Time
+	// MetricsAddr is where the run's live metrics are served ("": off).
+	MetricsAddr string
 
 	// Given holds the options given on the command line, canonical names,
 	// with secrets masked.

@@ -146,6 +146,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"oltp_read_write", "run", "--ybload-start-at=soon"}, "--ybload-start-at=soon: want Unix milliseconds"},
 		{[]string{"oltp_read_write", "run", "--ybload_start_at="}, "--ybload-start-at=: want Unix milliseconds"},
 		{[]string{"oltp_read_write", "run", "--ybload-socket=epoll"}, "--ybload-socket=epoll: want poller or blocking"},
+		{[]string{"oltp_read_write", "run", "--ybload-metrics-addr=9464"}, "--ybload-metrics-addr=9464: want HOST:PORT"},
+		{[]string{"oltp_read_write", "run", "--ybload_metrics_addr=127.0.0.1:http"}, "--ybload-metrics-addr=127.0.0.1:http: port \"http\": want a number"},
+		{[]string{"oltp_read_write", "run", "--ybload-metrics-addr="}, "--ybload-metrics-addr=: want HOST:PORT"},
 		{[]string{"oltp_read_write", "run", "--ybload-late-after=0s"}, "--ybload-late-after=0s: want a positive duration"},
 		{[]string{"oltp_read_write", "run", "--ybload-queue-full=drop"}, "--ybload-queue-full=drop: want fatal (sysbench's) or stop"},
 	} {
@@ -187,6 +190,20 @@ func TestStartAt(t *testing.T) {
 	}
 	if o := parse(t, "oltp_read_write", "run"); !o.StartAt.IsZero() {
 		t.Errorf("no --ybload-start-at: start at %v, want none", o.StartAt)
+	}
+}
+
+// --ybload-metrics-addr takes HOST:PORT in either spelling, kept in
+// canonical form; without it the live metrics are off (malformed values:
+// TestBadOptions).
+func TestMetricsAddr(t *testing.T) {
+	for _, a := range []string{"--ybload-metrics-addr=10.0.0.5:09464", "--ybload_metrics_addr=10.0.0.5:9464"} {
+		if o := parse(t, "oltp_read_write", a, "run"); o.MetricsAddr != "10.0.0.5:9464" || o.Given["ybload_metrics_addr"] == "" {
+			t.Errorf("%s: %q, recorded %q", a, o.MetricsAddr, o.Given["ybload_metrics_addr"])
+		}
+	}
+	if o := parse(t, "oltp_read_write", "run"); o.MetricsAddr != "" {
+		t.Errorf("no --ybload-metrics-addr: %q, want off", o.MetricsAddr)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 )
 
 // The setters of the options whose value needs more than a field: the
@@ -104,6 +105,17 @@ func landStartAt(o *Options, v string) error {
 		return fmt.Errorf("--ybload-start-at=%s: %v", v, err)
 	}
 	o.StartAt = at
+	return nil
+}
+
+// landMetricsAddr reads where the live metrics are served. Without the
+// option there are none; given empty, it is refused.
+func landMetricsAddr(o *Options, v string) error {
+	a, err := livemetrics.ParseAddr(v)
+	if err != nil {
+		return fmt.Errorf("--ybload-metrics-addr=%s: %v", v, err)
+	}
+	o.MetricsAddr = a
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ybbench/ybbench/bench/livemetrics"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
@@ -58,6 +59,11 @@ func run(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
+	metrics, err := serveMetrics(ctx, env.Stderr, ro)
+	if err != nil {
+		return err
+	}
+	defer metrics.Close()
 	binding, err := newBinding(inv, env.Bindings, log)
 	if err != nil {
 		return err
@@ -70,11 +76,28 @@ func run(ctx context.Context, args []string, env *Env) error {
 			return exitcode.Wrap(exitcode.Workload, err)
 		}
 	}
-	wr := &workloadRun{env: env, inv: inv, cfg: cfg, ro: ro, binding: binding, log: log}
+	wr := &workloadRun{env: env, inv: inv, cfg: cfg, ro: ro, binding: binding, log: log, metrics: metrics}
 	if ro.prepareOnly {
 		return wr.stopPrepared()
 	}
 	return wr.execute(ctx)
+}
+
+// serveMetrics starts the live metrics when ybload.metrics.addr asks for
+// them (nil: off), before the binding connects, so that a port in use
+// costs no server time; a prepare-only invocation measures nothing and
+// serves nothing. The server outlives the binding: closed last, as the
+// agent exits.
+func serveMetrics(ctx context.Context, stderr io.Writer, ro *runOptions) (*livemetrics.Server, error) {
+	if ro.metricsAddr == "" || ro.prepareOnly {
+		return nil, nil
+	}
+	s, err := livemetrics.Serve(ctx, ro.metricsAddr)
+	if err != nil {
+		return nil, exitcode.Errorf(exitcode.Config, "ybload.metrics.addr=%s: %v", ro.metricsAddr, err)
+	}
+	fmt.Fprintf(stderr, "Serving live metrics at http://%s%s\n", s.Addr(), livemetrics.Path)
+	return s, nil
 }
 
 // announce echoes the command line (secrets masked) and the version, as

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 )
 
 // runOptions are the client-level settings of an invocation: how many
@@ -39,6 +40,8 @@ type runOptions struct {
 	seedSet     bool
 	prepareOnly bool
 	startAt     time.Time
+	// metricsAddr is where the live metrics are served ("": off).
+	metricsAddr string
 }
 
 // MaxThreads bounds threadcount, far above what a server accepts as
@@ -136,8 +139,8 @@ func (ro *runOptions) readMeasurements(r *propReader) {
 	}
 }
 
-// readOutputs reads where the report, the raw latencies, the records and
-// the summary go.
+// readOutputs reads where the report, the raw latencies, the records, the
+// summary and the live metrics go.
 func (ro *runOptions) readOutputs(r *propReader) {
 	p := r.p
 	ro.rawFile = p.Get("measurement.raw.output_file", "")
@@ -146,6 +149,13 @@ func (ro *runOptions) readOutputs(r *propReader) {
 	ro.records = p.Get("ybload.records", "")
 	ro.summary = p.Get("ybload.summary", "")
 	ro.agent = p.Get("ybload.agent", agentutil.Hostname())
+	if p.Has("ybload.metrics.addr") {
+		a, err := livemetrics.ParseAddr(p.Get("ybload.metrics.addr", ""))
+		if err != nil {
+			r.bad("ybload.metrics.addr", err.Error())
+		}
+		ro.metricsAddr = a
+	}
 }
 
 // readCoordination reads what the orchestrator sets to run several agents

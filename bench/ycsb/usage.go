@@ -36,7 +36,8 @@ Properties: YCSB's core properties (recordcount, operationcount, threadcount,
 maxexecutiontime, requestdistribution, …), the binding's connection properties
 (db.url, db.user, db.passwd; hosts, port, cassandra.*), and ybload's own
 (ybload.summary=file.json, ybload.records=file.jsonl, ybload.seed,
-ybload.start.at, warmuptime, ysql.*, ycql.*): see docs/agent.md.
+ybload.start.at, ybload.metrics.addr=HOST:PORT (live metrics for Prometheus,
+off by default), warmuptime, ysql.*, ycql.*): see docs/agent.md.
 
 The final report goes to standard output in YCSB's format; progress and
 errors to standard error.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ybbench/ybbench/bench"
 	"github.com/ybbench/ybbench/bench/agentutil"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 	"github.com/ybbench/ybbench/bench/pace"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/record"
@@ -27,6 +28,8 @@ type workloadRun struct {
 	binding Binding
 	log     *slog.Logger
 	files   []io.Closer
+	// metrics serves the live metrics (nil: off).
+	metrics *livemetrics.Server
 }
 
 // settings are the run's settings as the records and the summary keep them.
@@ -160,10 +163,13 @@ func (r *workloadRun) engineConfig(ops int64, threads int) bench.Config {
 }
 
 // addSinks attaches what watches the run: the status lines (-s), the raw
-// latencies (measurementtype raw or both), and ybload's records. It
-// returns the raw sink, whose values the report summarises.
+// latencies (measurementtype raw or both), ybload's records and its live
+// metrics. It returns the raw sink, whose values the report summarises.
 func (r *workloadRun) addSinks(ec *bench.Config, core *Core, settings map[string]string) (*RawSink, error) {
 	ro := r.ro
+	if s := r.metrics.Sink(); s != nil {
+		ec.Sinks = append(ec.Sinks, s)
+	}
 	if ro.status {
 		ec.Sinks = append(ec.Sinks, NewStatusSink(r.env.Stderr, ro.label, ro.statusEvery, ro.mode, ro.typ))
 	}

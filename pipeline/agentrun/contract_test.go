@@ -12,6 +12,7 @@ import (
 
 	"github.com/ybbench/ybbench/bench/agentutil"
 	"github.com/ybbench/ybbench/bench/kv"
+	"github.com/ybbench/ybbench/bench/livemetrics"
 	"github.com/ybbench/ybbench/bench/sysbench"
 	"github.com/ybbench/ybbench/bench/ycql"
 	"github.com/ybbench/ybbench/bench/ycsb"
@@ -64,6 +65,11 @@ func inputs(t *testing.T, p *profiles.Profile) []agentrun.Input {
 					}
 					if ph != agentrun.Prepare {
 						in.Properties = props
+					}
+					// Every other workload serves live metrics, on the
+					// client's own address.
+					if wi%2 == 0 {
+						in.Addr, in.MetricsPort = fmt.Sprintf("10.0.1.%d", i+1), 9464
 					}
 					if ph == agentrun.Run && wi%3 == 1 {
 						// A sweep's step: paced, with a late-start tolerance.
@@ -159,7 +165,7 @@ var ownKeys = map[string]bool{"recordcount": true, "ybload.prepare.only": true, 
 	"ysql.createdatabase": true, "ysql.droptable": true, "ysql.createtable": true, "ysql.ddl": true, "insertstart": true,
 	"insertcount": true, "operationcount": true, "ybload.agent.index": true, "ybload.agent.count": true, "maxexecutiontime": true,
 	"threadcount": true, "status": true, "ybload.agent": true, "ybload.records": true, "ybload.summary": true, "ybload.start.at": true,
-	"dotransactions": true} // the command word sets it
+	"ybload.metrics.addr": true, "dotransactions": true} // the command word sets it
 
 var ycsbChecks = checks[ycsbParsed]{
 	"Phase.Workload": func(p ycsbParsed) any { return strings.TrimPrefix(p.inv.WorkloadFiles[0], "built-in ") },
@@ -231,6 +237,18 @@ var ycsbChecks = checks[ycsbParsed]{
 	"AgentIndex":       func(p ycsbParsed) any { return int(p.num("ybload.agent.index")) },
 	"AgentCount":       func(p ycsbParsed) any { return int(p.num("ybload.agent.count")) },
 	"MaxExecutionTime": func(p ycsbParsed) any { return time.Duration(p.num("maxexecutiontime")) * time.Second },
+	// Read by the agent's own parser of the address, which the YCSB
+	// mode's run options use.
+	"MetricsAddr": func(p ycsbParsed) any {
+		if !p.given("ybload.metrics.addr") {
+			return ""
+		}
+		a, err := livemetrics.ParseAddr(p.get("ybload.metrics.addr"))
+		if err != nil {
+			return err
+		}
+		return a
+	},
 	"Properties": func(p ycsbParsed) any {
 		var out []agentrun.Property
 		for _, k := range p.inv.Props.Keys() {
@@ -343,6 +361,7 @@ var sysbenchChecks = checks[*sysbench.Options]{
 		}
 		return o.LateAfter
 	},
+	"MetricsAddr": func(o *sysbench.Options) any { return o.MetricsAddr },
 }
 
 var kvChecks = checks[*kv.Options]{
@@ -394,6 +413,7 @@ var kvChecks = checks[*kv.Options]{
 		}
 		return o.LateAfter
 	},
+	"MetricsAddr": func(o *kv.Options) any { return o.MetricsAddr },
 }
 
 // Every built-in profile's invocations, for every phase, go through the

@@ -2,7 +2,9 @@ package agentrun
 
 import (
 	"math"
+	"net"
 	"path"
+	"strconv"
 	"time"
 
 	"github.com/ybbench/ybbench/internal/exitcode"
@@ -50,8 +52,10 @@ type Input struct {
 	WorkloadArgs []string
 	// Index is this agent among Count running the phase.
 	Index, Count int
-	// Dir is the agent's directory on its host (Dir(h)); Host its name.
-	Dir, Host string
+	// Dir is the agent's directory on its host (Dir(h)); Host its name;
+	// Addr its private address (cluster.json's private_ip), where its
+	// live metrics are served.
+	Dir, Host, Addr string
 	// StartAt is the wall-clock instant the agents of a phase start at.
 	StartAt time.Time
 	DB      DB
@@ -65,6 +69,22 @@ type Input struct {
 	// LateAfter is how far past its intended start a paced operation must
 	// start to count as late (0: the agent's default, 1 ms).
 	LateAfter time.Duration
+	// MetricsPort is the port the agents serve their live metrics on, at
+	// their host's Addr (0: off).
+	MetricsPort int
+}
+
+// metricsAddr is where the agent serves its live metrics ("": off): the
+// run's metrics_addr port at the host's private address, on the phases
+// that measure (load and run; prepare and cleanup measure nothing).
+func (in Input) metricsAddr() (string, error) {
+	if in.MetricsPort == 0 || !in.Phase.Records() {
+		return "", nil
+	}
+	if in.Addr == "" {
+		return "", exitcode.Errorf(exitcode.Config, "metrics_addr: client %s has no private address to serve the metrics on", in.Host)
+	}
+	return net.JoinHostPort(in.Addr, strconv.Itoa(in.MetricsPort)), nil
 }
 
 // agentTarget is this agent's share of the phase's target rate, whole

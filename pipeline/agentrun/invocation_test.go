@@ -124,6 +124,32 @@ func TestKVThreads(t *testing.T) {
 	}
 }
 
+// metrics_addr's port is served at each client's own address on the
+// phases that measure, never on prepare; a client without a private
+// address is a configuration error naming the setting.
+func TestMetricsAddrOnMeasuringPhases(t *testing.T) {
+	for _, c := range []struct {
+		addr, want string
+	}{{"10.0.0.9", "-p ybload.metrics.addr=10.0.0.9:9464"}, {"fd00::5", "-p ybload.metrics.addr=[fd00::5]:9464"}} {
+		for ph, on := range map[string]bool{"prepare": false, "load": true, "run": true} {
+			in := ysqlInput(ph, 0, 1)
+			in.Addr, in.MetricsPort = c.addr, 9464
+			got := args(t, in)
+			if has := strings.Contains(got, "metrics"); has != on || (on && !strings.Contains(got, c.want)) {
+				t.Errorf("%s at %s: metrics there %v, want %v (%s): %s", ph, c.addr, has, on, c.want, got)
+			}
+		}
+	}
+	in := ysqlInput("run", 0, 1)
+	if got := args(t, in); strings.Contains(got, "metrics") {
+		t.Errorf("metrics_addr unset: %s", got)
+	}
+	in.MetricsPort = 9464
+	if _, err := agentrun.Build(in); exitcode.Of(err) != exitcode.Config || !strings.Contains(err.Error(), "metrics_addr") {
+		t.Errorf("no private address: %v, want a configuration error naming metrics_addr", err)
+	}
+}
+
 // The exact command lines and files of every profile's phases (agent 1 of
 // 2 where a phase runs on every client), pinned.
 func TestInvocationsGolden(t *testing.T) {

@@ -41,6 +41,8 @@ type KV struct {
 	// late-start tolerance (0: the agent's).
 	TargetOpsPerSec int64
 	LateAfter       time.Duration
+	// MetricsAddr is where the live metrics are served ("": off).
+	MetricsAddr string
 }
 
 // buildKV reads the profile's workload arguments (the flags the profiles
@@ -113,6 +115,10 @@ func buildKV(in Input) (*KV, error) {
 	if in.DB.User != "" {
 		k.User, k.Password, k.PasswordFile = in.DB.User, in.DB.Password, in.file(".password")
 	}
+	var err error
+	if k.MetricsAddr, err = in.metricsAddr(); err != nil {
+		return nil, err
+	}
 	return k, nil
 }
 
@@ -151,6 +157,9 @@ func (k *KV) Args() []string {
 	}
 	if k.LateAfter > 0 {
 		num("--ybload_late_after_ms", max(1, k.LateAfter.Milliseconds()))
+	}
+	if k.MetricsAddr != "" {
+		a = append(a, "--ybload_metrics_addr", k.MetricsAddr)
 	}
 	if k.AgentCount > 1 {
 		// Alone, an agent's command line is yb-sample-apps' own.

@@ -40,6 +40,8 @@ type Sysbench struct {
 	// agent's).
 	Rate      int64
 	LateAfter time.Duration
+	// MetricsAddr is where the run's live metrics are served ("": off).
+	MetricsAddr string
 }
 
 func buildSysbench(in Input) (*Sysbench, error) {
@@ -65,6 +67,10 @@ func buildSysbench(in Input) (*Sysbench, error) {
 		s.ReportInterval = 10 * time.Second
 		s.RecordsFile, s.Agent, s.StartAt = in.file(".jsonl"), in.Host, in.StartAt
 		s.Rate, s.LateAfter = in.agentTarget(), in.LateAfter
+		var err error
+		if s.MetricsAddr, err = in.metricsAddr(); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -92,6 +98,9 @@ func (s *Sysbench) Args() []string {
 		}
 		if s.LateAfter > 0 {
 			a = append(a, "--ybload-late-after="+s.LateAfter.String())
+		}
+		if s.MetricsAddr != "" {
+			a = append(a, "--ybload-metrics-addr="+s.MetricsAddr)
 		}
 	}
 	return append(a, s.Command)

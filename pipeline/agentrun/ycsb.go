@@ -24,10 +24,12 @@ type YCSB struct {
 	// summary (every phase: the prepare phase's says what DDL it ran).
 	Agent       string
 	SummaryFile string
-	// Load and run: threads, the tick records, the shared start instant.
+	// Load and run: threads, the tick records, the shared start instant,
+	// where the live metrics are served ("": off).
 	Threads     int
 	RecordsFile string
 	StartAt     time.Time
+	MetricsAddr string
 	// Prepare over YSQL: the table layout (range or hash).
 	DDL string
 	// Load: this agent's share of the key space.
@@ -112,6 +114,10 @@ func buildYCSB(in Input) (*YCSB, error) {
 		return nil, exitcode.Errorf(exitcode.Tool, "YCSB has no phase %q", in.Phase.Phase)
 	}
 	y.RecordsFile, y.StartAt = in.file(".jsonl"), in.StartAt
+	var err error
+	if y.MetricsAddr, err = in.metricsAddr(); err != nil {
+		return nil, err
+	}
 	rep := ""
 	if in.Phase.Rep > 0 {
 		rep = repetition.Tag(in.Phase.Rep)
@@ -177,6 +183,9 @@ func (y *YCSB) Args() []string {
 	set("ybload.records", y.RecordsFile)
 	set("ybload.summary", y.SummaryFile)
 	set("ybload.start.at", itoa(y.StartAt.UnixMilli()))
+	if y.MetricsAddr != "" {
+		set("ybload.metrics.addr", y.MetricsAddr)
+	}
 	for _, p := range y.Properties {
 		set(p.Name, p.Value)
 	}

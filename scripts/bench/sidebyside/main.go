@@ -43,7 +43,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -56,7 +56,8 @@ func main() {
 		{"null-ops", *nullOps}, {"sysbench-time", *sbTime}, {"sysbench-reps", *sbReps}, {"sysbench-tables", *sbTables},
 		{"sysbench-table-size", *sbRows}, {"sysbench-events", *sbEvents}, {"ycql-records", *ycqlRecords}, {"ycql-ops", *ycqlOps},
 		{"ycql-threads", *ycqlThreads}, {"ycql-kv-time", *ycqlKVTime},
-		{"refs-null-ops", *refNullOps}, {"refs-null-threads", *refThreads}, {"refs-kv-ops", *refKVOps}, {"refs-kv-read-ops", *refKVReadOps}, {"refs-kv-batch-ops", *refKVBatchOps}, {"refs-startup-ops", *refStartOps}, {"callgrind-events", *cgEvents}, {"refs-kv-threads", *refKVThr}} {
+		{"refs-null-ops", *refNullOps}, {"refs-null-threads", *refThreads}, {"refs-kv-ops", *refKVOps}, {"refs-kv-read-ops", *refKVReadOps}, {"refs-kv-batch-ops", *refKVBatchOps}, {"refs-startup-ops", *refStartOps}, {"callgrind-events", *cgEvents}, {"refs-kv-threads", *refKVThr},
+		{"metrics-time", *metricsTime}, {"metrics-reps", *metricsReps}, {"metrics-threads", *metricsThreads}, {"metrics-target", *metricsTarget}} {
 		if f.v < 1 {
 			fmt.Fprintf(os.Stderr, "sidebyside: -%s=%d: must be at least 1\n", f.name, f.v)
 			os.Exit(2)
@@ -83,13 +84,15 @@ func want(section string) bool {
 // section has run: a section that fails ends the run with its error, and
 // no partial report is printed.
 func run() error {
-	b, err := os.ReadFile(*endpoints)
-	if err != nil {
-		return err
-	}
 	var env pgEnv
-	if err := json.Unmarshal(b, &env); err != nil {
-		return err
+	if needsPostgres() {
+		b, err := os.ReadFile(*endpoints)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &env); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(*workdir, 0o755); err != nil {
 		return err
@@ -97,8 +100,13 @@ func run() error {
 	ctx := context.Background()
 	pb := newPGBench(ctx, env)
 	out := &strings.Builder{}
-	fmt.Fprintf(out, "# ybload beside its peers\n\n%s; PostgreSQL %s (config %s); %d records, %d threads, %d operations per run, %d repetitions alternated; client CPU = user+sys of the client process.\n\n",
-		time.Now().Format(time.RFC3339), env.Postgres.Version, env.Postgres.Config, *records, *threads, *ops, *reps)
+	if needsPostgres() {
+		fmt.Fprintf(out, "# ybload beside its peers\n\n%s; PostgreSQL %s (config %s); %d records, %d threads, %d operations per run, %d repetitions alternated; client CPU = user+sys of the client process.\n\n",
+			time.Now().Format(time.RFC3339), env.Postgres.Version, env.Postgres.Config, *records, *threads, *ops, *reps)
+	} else {
+		// The sections chosen say their own sizes.
+		fmt.Fprintf(out, "# ybload beside its peers\n\n%s; no PostgreSQL section; client CPU = user+sys of the client process.\n\n", time.Now().Format(time.RFC3339))
+	}
 
 	// The YCSB sections on PostgreSQL say what failed themselves; the load
 	// phase also makes the tables the run phase reads.
@@ -129,6 +137,7 @@ func run() error {
 		{"pipeline", func() error { return pipelineSection(out) }},
 		{"sampling", func() error { return samplingSection(out) }},
 		{"sweep", func() error { return sweepSection(out) }},
+		{"metrics", func() error { return metricsSection(out) }},
 	} {
 		if want(s.name) {
 			if err := s.run(); err != nil {
@@ -138,6 +147,18 @@ func run() error {
 	}
 	fmt.Print(out.String())
 	return os.WriteFile(filepath.Join(*workdir, "bench.md"), []byte(out.String()), 0o644)
+}
+
+// needsPostgres reports whether a chosen section runs on the test
+// PostgreSQL, whose endpoints file run reads; the others (the null
+// binding's, the metrics', the local clusters') run without it.
+func needsPostgres() bool {
+	for _, s := range []string{"load", "run", "memory", "sysbench", "callgrind", "profile"} {
+		if want(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // workloadFile copies Java YCSB's workload file name into the work
