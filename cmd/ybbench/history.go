@@ -69,6 +69,17 @@ func matching(all []*history.Series, patterns []string) ([]*history.Series, erro
 	return out, nil
 }
 
+// atLeastOne refuses a command line without an argument, saying what it
+// takes (exit 2).
+func atLeastOne(what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return exitcode.Errorf(exitcode.Config, "%s takes %s", c.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
 // tableFlag is -o for the history listings: text, json or csv.
 type tableFlag struct{ val string }
 
@@ -103,12 +114,7 @@ func historyCommand(stdout, stderr io.Writer) *cobra.Command {
 func historyImport(store *historyStoreFlag, stdout, stderr io.Writer) *cobra.Command {
 	var buildID, buildTime string
 	c := &cobra.Command{Use: "import DIR…", Short: "Add run directories (or directories holding only their result.json) to the history; twice adds nothing",
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return exitcode.Errorf(exitcode.Config, "ybbench history import takes one run directory or more")
-			}
-			return nil
-		},
+		Args: atLeastOne("one run directory or more"),
 		RunE: func(c *cobra.Command, args []string) error {
 			given := history.Build{ID: buildID}
 			if buildTime != "" {
@@ -173,12 +179,7 @@ func historyList(store *historyStoreFlag, stdout io.Writer) *cobra.Command {
 func historyShow(store *historyStoreFlag, stdout io.Writer) *cobra.Command {
 	out := &tableFlag{val: "text"}
 	c := &cobra.Command{Use: "show SERIES…", Short: "Print series run by run: build, run and each figure (a series id, or profile/workload[/operation] with * for any)",
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return exitcode.Errorf(exitcode.Config, "ybbench history show takes a series (ybbench history list names them)")
-			}
-			return nil
-		},
+		Args: atLeastOne("a series (ybbench history list names them)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			st, all, _, err := store.series(c.Context())
 			if err != nil {

@@ -197,13 +197,8 @@ func TestE2EHistoryRegression(t *testing.T) {
 // returns an S3 client of the test's own.
 func s3ForMoto(t *testing.T) *s3.Client {
 	t.Helper()
-	m := testenv.MotoFor(t)
-	for k, v := range map[string]string{"AWS_ENDPOINT_URL": m.URL, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": "us-east-1", "AWS_PROFILE": "", "AWS_SESSION_TOKEN": "",
-		"AWS_CONFIG_FILE": "/nonexistent/ybbench-test", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/ybbench-test"} {
-		t.Setenv(k, v)
-	}
-	cfg, err := config.LoadDefaultConfig(context.Background())
+	testenv.AimAtMoto(t, testenv.MotoFor(t))
+	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,7 @@ func historyReport(store *historyStoreFlag, stdout io.Writer) *cobra.Command {
 	out := report.TrendFile
 	m := &methodFlags{}
 	c := &cobra.Command{Use: "report SERIES…", Short: "Write the trend page: each figure of the series over their builds, the change points marked and listed, each run linked to its report.html",
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return exitcode.Errorf(exitcode.Config, "ybbench history report takes a series or more (ybbench history list names them; * matches any: 'ycsb-ysql/*')")
-			}
-			return nil
-		},
+		Args: atLeastOne("a series or more (ybbench history list names them; * matches any: 'ycsb-ysql/*')"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := m.check(); err != nil {
 				return err

@@ -53,15 +53,7 @@ func realAWSEnv(t *testing.T) *realAWS {
 // terraform, and returns an EC2 client of moto's for the test's own look.
 func aimAtMoto(t *testing.T, m *testenv.Moto) *ec2.Client {
 	t.Helper()
-	t.Setenv("AWS_ENDPOINT_URL", m.URL)
-	t.Setenv("AWS_ACCESS_KEY_ID", "testing")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "testing")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	for _, k := range []string{"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/ybbench-test")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/ybbench-test")
+	testenv.AimAtMoto(t, m)
 	t.Setenv("YBBENCH_TERRAFORM", testenv.TerraformFor(t))
 	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"), config.WithBaseEndpoint(m.URL),
 		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("testing", "testing", "")))

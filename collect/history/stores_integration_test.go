@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,81 +39,6 @@ func ownPostgresDatabase(t *testing.T) (string, *testenv.Postgres) {
 		conn.Close(context.Background())
 	})
 	return pg.URL(name), pg
-}
-
-// storeContract is what every store keeps to: each run once however many
-// writers add it at once (the first of eight opening a fresh store makes
-// its tables while the others wait), entries read back whole.
-func storeContract(t *testing.T, url string) {
-	t.Helper()
-	ctx := context.Background()
-	parent := t.TempDir()
-	const writers = 8
-	var wg sync.WaitGroup
-	errs := make(chan error, 3*writers)
-	added := make(chan bool, writers)
-	shared := entryOf(t, t.TempDir(), "shared", time.Unix(1_700_000_000, 0), "b-shared", 1)
-	entries := make([]*Entry, writers)
-	for i := range entries {
-		entries[i] = entryOf(t, parent, fmt.Sprintf("run-%d", i), time.Unix(1_800_000_000+int64(i), 0), fmt.Sprintf("b%d", i), 1+float64(i)/10)
-	}
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st, err := Open(ctx, url)
-			if err != nil {
-				errs <- fmt.Errorf("writer %d: open: %w", i, err)
-				return
-			}
-			defer st.Close()
-			if ok, err := st.Add(ctx, entries[i]); err != nil || !ok {
-				errs <- fmt.Errorf("writer %d: added %v, %v", i, ok, err)
-			}
-			ok, err := st.Add(ctx, shared)
-			if err != nil {
-				errs <- err
-			}
-			added <- ok
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	close(added)
-	for err := range errs {
-		t.Error(err)
-	}
-	n := 0
-	for ok := range added {
-		if ok {
-			n++
-		}
-	}
-	if n != 1 {
-		t.Errorf("the shared run was added by %d writers, want 1", n)
-	}
-	st, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	got, err := st.Entries(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]*Entry{}
-	for _, e := range got {
-		byID[e.RunID] = e
-	}
-	if len(got) != writers+1 || len(byID) != writers+1 {
-		t.Fatalf("%d entries, want %d runs once each", len(got), writers+1)
-	}
-	for _, e := range entries {
-		g := byID[e.RunID]
-		if g == nil || g.Build.ID != e.Build.ID || !equal(g.Points[0].Figures["throughput"], e.Points[0].Figures["throughput"]) {
-			t.Errorf("run %s read back as %+v", e.RunID, g)
-		}
-	}
 }
 
 // PostgreSQL: the contract, and refusals that say why before anything is
@@ -156,13 +80,8 @@ func TestIntegrationPostgresStore(t *testing.T) {
 // credentials and no shared files, and returns an S3 client of its own.
 func aimAtMoto(t *testing.T) *s3.Client {
 	t.Helper()
-	m := testenv.MotoFor(t)
-	for k, v := range map[string]string{"AWS_ENDPOINT_URL": m.URL, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": "us-east-1", "AWS_PROFILE": "", "AWS_SESSION_TOKEN": "",
-		"AWS_CONFIG_FILE": "/nonexistent/ybbench-test", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/ybbench-test"} {
-		t.Setenv(k, v)
-	}
-	cfg, err := config.LoadDefaultConfig(context.Background())
+	testenv.AimAtMoto(t, testenv.MotoFor(t))
+	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,22 +3,14 @@
 package report
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/report/reporttest"
 	"github.com/ybbench/ybbench/internal/testenv"
 )
 
@@ -90,71 +82,21 @@ func TestIntegrationHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium.Path), chromedp.NoSandbox,
-		chromedp.Headless, chromedp.WindowSize(1200, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-
-	var mu sync.Mutex
-	var problems, requests []string
-	if err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
-				problems = append(problems, "console "+string(e.Type))
-			}
-		case *cdplog.EventEntryAdded:
-			// The browser's own messages: a blocked or failed load, a
-			// content-security-policy violation.
-			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
-				problems = append(problems, "log: "+e.Entry.Text)
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
-		case *network.EventRequestWillBeSent:
-			requests = append(requests, e.Request.URL)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	// Log and Network are enabled by chromedp on every tab; Runtime's
-	// console events need asking for.
-	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
 	url := "file://" + page
-	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible("#verdict")); err != nil {
-		t.Fatal(err)
-	}
-	charts, err := chromedp.Run(ctx, chromedp.Evaluate[[]chartDOM](chartsJS))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := reporttest.Open(t, chromium.Path, page, "#verdict")
+	charts := reporttest.Evaluate[[]chartDOM](t, p, chartsJS)
 	// The caveats, as the browser lays them out: shown, and above the
 	// verdict and the first chart.
-	caveats, err := chromedp.Run(ctx, chromedp.Evaluate[caveatsDOM](caveatsJS))
-	if err != nil {
-		t.Fatal(err)
-	}
+	caveats := reporttest.Evaluate[caveatsDOM](t, p, caveatsJS)
 	if want := len(collect.CaveatsOf(fixtureResult(t, dir))); len(caveats.Items) != want || caveats.Height <= 0 ||
 		caveats.Bottom > caveats.VerdictTop || caveats.Bottom > caveats.ChartTop {
 		t.Errorf("caveats in the browser: %+v; want %d items, shown above the verdict and the first chart", caveats, want)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
+	shot := p.Screenshot(t)
+	if problems := p.Problems(); len(problems) > 0 {
 		t.Errorf("console problems: %v", problems)
 	}
+	requests := p.Requests()
 	for _, r := range requests {
 		if r != url {
 			t.Errorf("a network request for %s", r)
@@ -206,16 +148,5 @@ func TestIntegrationHTMLInChromium(t *testing.T) {
 		}
 	}
 
-	// Kept under testdata/out (ignored by git), where a person finds it
-	// after the test's temporary directory is gone.
-	out := filepath.Join("testdata", "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(out, "report-html.png")
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	abs, _ := filepath.Abs(path)
-	t.Logf("screenshot: %s", abs)
+	keepScreenshot(t, shot, "report-html.png")
 }

@@ -420,3 +420,19 @@ func (m *Moto) post(path string) error {
 	}
 	return nil
 }
+
+// AimAtMoto points every AWS call of this process, and of the programs it
+// starts, at moto: its endpoint, static credentials, no shared files,
+// profile, region or instance metadata of whoever runs the tests.
+func AimAtMoto(t testing.TB, m *Moto) {
+	t.Helper()
+	t.Setenv("AWS_ENDPOINT_URL", m.URL)
+	t.Setenv("AWS_ACCESS_KEY_ID", "testing")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "testing")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	for _, k := range []string{"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/ybbench-test")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/ybbench-test")
+}

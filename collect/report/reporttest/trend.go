@@ -60,58 +60,104 @@ const TrendJS = `(() => {
 	};
 })()`
 
-// OpenTrend loads a page from disk in headless Chromium and returns
-// what TrendJS finds of it, a full-page screenshot, every request the
-// page made and every console, log or exception problem.
-func OpenTrend(t *testing.T, chromium, page string) (TrendDOM, []byte, []string, []string) {
+// Page is a page open in headless Chromium: what it asked for over the
+// network, and what its console, log and exceptions said.
+type Page struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string
+	requests []string
+}
+
+// Open loads a file in headless Chromium (closed at the test's end) and
+// waits until the element visible names is shown, listening from before
+// the load to every request and every console, log or exception problem.
+func Open(t *testing.T, chromium, file, visible string) *Page {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
 		chromedp.Headless, chromedp.WindowSize(1200, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	var mu sync.Mutex
-	var problems, requests []string
-	if err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
-				problems = append(problems, "console "+string(e.Type))
-			}
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
-				problems = append(problems, "log: "+e.Entry.Text)
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
-		case *network.EventRequestWillBeSent:
-			requests = append(requests, e.Request.URL)
-		}
-	}); err != nil {
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	p := &Page{ctx: ctx}
+	if err := chromedp.Listen(ctx, p.listen); err != nil {
 		t.Fatal(err)
 	}
+	// Log and Network are enabled by chromedp on every tab; Runtime's
+	// console events need asking for.
 	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible("#changes")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file), chromedp.WaitVisible(visible)); err != nil {
 		t.Fatal(err)
 	}
-	dom, err := chromedp.Run(ctx, chromedp.Evaluate[TrendDOM](TrendJS))
+	return p
+}
+
+func (p *Page) listen(ev any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
+			p.problems = append(p.problems, "console "+string(e.Type))
+		}
+	case *cdplog.EventEntryAdded:
+		// The browser's own messages: a blocked or failed load, a
+		// content-security-policy violation.
+		if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
+			p.problems = append(p.problems, "log: "+e.Entry.Text)
+		}
+	case *runtime.EventExceptionThrown:
+		p.problems = append(p.problems, "exception: "+e.ExceptionDetails.Text)
+	case *network.EventRequestWillBeSent:
+		p.requests = append(p.requests, e.Request.URL)
+	}
+}
+
+// Requests are the URLs the page asked for so far.
+func (p *Page) Requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.requests...)
+}
+
+// Problems are the console, log and exception problems so far.
+func (p *Page) Problems() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.problems...)
+}
+
+// Screenshot is the whole page as a PNG.
+func (p *Page) Screenshot(t *testing.T) []byte {
+	t.Helper()
+	shot, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	return shot
+}
+
+// Evaluate is what a script's value reads as in T.
+func Evaluate[T any](t *testing.T, p *Page, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	return dom, shot, append([]string(nil), requests...), append([]string(nil), problems...)
+	return v
+}
+
+// OpenTrend loads a trend page and returns what TrendJS finds of it, a
+// full-page screenshot, every request the page made and every console,
+// log or exception problem.
+func OpenTrend(t *testing.T, chromium, page string) (TrendDOM, []byte, []string, []string) {
+	t.Helper()
+	p := Open(t, chromium, page, "#changes")
+	dom := Evaluate[TrendDOM](t, p, TrendJS)
+	return dom, p.Screenshot(t), p.Requests(), p.Problems()
 }
 
 // LegendItem is a line or band of a chart as the page's data names it.
