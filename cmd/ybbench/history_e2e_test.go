@@ -135,7 +135,7 @@ func checkRegression(t *testing.T, store, gate, dir12 string) {
 	var v verdict.Verdict
 	b, _ := os.ReadFile(filepath.Join(dir12, verdict.VerdictFile))
 	json.Unmarshal(b, &v)
-	if r.code != 99 || v.Outcome != verdict.Fail || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad != "b08" {
+	if r.code != 99 || v.Outcome != verdict.Fail || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad.ID != "b08" {
 		t.Errorf("%s: the history gate of b12: exit %d, verdict %+v", store, r.code, v.Gates)
 	}
 }
@@ -170,7 +170,7 @@ func TestE2EHistoryRegression(t *testing.T) {
 	}
 	var v verdict.Verdict
 	b, _ := os.ReadFile(filepath.Join(dirs[11], verdict.VerdictFile))
-	if err := json.Unmarshal(b, &v); err != nil || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad != "b08" {
+	if err := json.Unmarshal(b, &v); err != nil || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad.ID != "b08" {
 		t.Errorf("run b12's verdict: %+v %v", v.Gates, err)
 	}
 	checkRegression(t, store, gate, dirs[11])

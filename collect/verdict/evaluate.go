@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/history"
 )
 
 // Outcomes of a gate.
@@ -43,7 +44,7 @@ type Gate struct {
 	// Note says how a gate on a history store was decided: the change
 	// point it was held to (ChangePoint), or that there was none.
 	Note        string          `json:"note,omitempty"`
-	ChangePoint *ChangePointRef `json:"change_point,omitempty"`
+	ChangePoint *history.Change `json:"change_point,omitempty"`
 }
 
 // Evaluate applies the gate file's rules to a result: "*" stands for every

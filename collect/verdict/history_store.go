@@ -15,21 +15,6 @@ import (
 // over when the gate file names no window.
 const DefaultHistoryWindow = 30
 
-// ChangePointRef is the change point a store-history gate was decided on.
-type ChangePointRef struct {
-	Series      string  `json:"series"`
-	LastGood    string  `json:"last_good_build"`
-	FirstBad    string  `json:"first_bad_build"`
-	LastGoodRun string  `json:"last_good_run"`
-	FirstBadRun string  `json:"first_bad_run"`
-	MeanBefore  float64 `json:"mean_before"`
-	MeanAfter   float64 `json:"mean_after"`
-	Change      float64 `json:"change"`
-	ChangeLow   float64 `json:"change_low"`
-	ChangeHigh  float64 `json:"change_high"`
-	PValue      float64 `json:"p_value"`
-}
-
 // StoreHistory is a history store's series as a baseline: each gate is
 // decided on the change points of the gated run's own series over the
 // last Window builds up to it.
@@ -94,7 +79,7 @@ func (h *StoreHistory) Info() BaselineInfo {
 // moved the level (nil when none did).
 type judgement struct {
 	measured, baseline float64
-	change             *ChangePointRef
+	change             *history.Change
 	worse              bool
 	note, problem      string
 }
@@ -143,8 +128,7 @@ func (h *StoreHistory) judge(workload, operation, metric string) judgement {
 	if n := len(a.Change); n > 0 {
 		c := a.Change[n-1]
 		j.baseline, j.worse = c.MeanBefore, c.Worse
-		j.change = &ChangePointRef{Series: s.ID, LastGood: c.LastGood.ID, FirstBad: c.FirstBad.ID, LastGoodRun: c.LastGoodRun, FirstBadRun: c.FirstBadRun,
-			MeanBefore: c.MeanBefore, MeanAfter: c.MeanAfter, Change: c.Change, ChangeLow: c.ChangeLow, ChangeHigh: c.ChangeHigh, PValue: c.PValue}
+		j.change = &c
 		j.note = fmt.Sprintf("change point at build %s (last good %s) in series %s: %.4g → %.4g, %+.1f%% (95%% CI %+.1f%% … %+.1f%%), p = %.2g",
 			c.FirstBad.ID, c.LastGood.ID, s.ID, c.MeanBefore, c.MeanAfter, 100*c.Change, 100*c.ChangeLow, 100*c.ChangeHigh, c.PValue)
 		return j

@@ -75,7 +75,7 @@ func TestStoreHistoryGate(t *testing.T) {
 		t.Fatalf("build b12: %s, gates %+v", v.Outcome, v.Gates)
 	}
 	g := v.Gates[0]
-	if cp := g.ChangePoint; cp == nil || cp.FirstBad != "b08" || cp.LastGood != "b07" || cp.PValue >= 0.001 || !strings.Contains(g.Note, "change point at build b08") {
+	if cp := g.ChangePoint; cp == nil || cp.FirstBad.ID != "b08" || cp.LastGood.ID != "b07" || cp.PValue >= 0.001 || !strings.Contains(g.Note, "change point at build b08") {
 		t.Errorf("b12's gate: %+v, change point %+v", g, g.ChangePoint)
 	}
 	if err := Validate(mustJSON(t, v)); err != nil {
