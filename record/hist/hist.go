@@ -172,47 +172,6 @@ func Decode(s string, overflow int64) (*Hist, error) {
 	return out, nil
 }
 
-// Sparse is an encoded histogram read into the library's sparse form: its
-// populated buckets only, where a dense histogram of the shared geometry is
-// 184 KB. A reader of every tick of a run merges thousands.
-type Sparse struct {
-	p        *hdrhistogram.PackedHistogram
-	overflow int64
-}
-
-// DecodeSparse reads a histogram written by Encode, with its overflow count,
-// for merging. A histogram with another geometry is refused, as by Decode.
-func DecodeSparse(s string, overflow int64) (*Sparse, error) {
-	p, err := hdrhistogram.DecodePacked([]byte(s))
-	if err != nil {
-		return nil, fmt.Errorf("decode histogram: %w", err)
-	}
-	if err := checkGeometry(p.LowestTrackableValue(), p.HighestTrackableValue(), p.SignificantFigures()); err != nil {
-		return nil, err
-	}
-	return &Sparse{p: p, overflow: overflow}, nil
-}
-
-// MergeSparse adds every count of s into x, as Merge of the same histogram
-// decoded would: its populated buckets, index to index.
-func (x *Hist) MergeSparse(s *Sparse) {
-	// Values above the shared range cannot be in a histogram an agent
-	// wrote (it records them at Highest); Merge drops them too.
-	s.p.MergeInto(x.h)
-	x.overflow += s.overflow
-}
-
-// MergeEncoded adds a histogram written by Encode (and its overflow count)
-// into x: DecodeSparse, then MergeSparse.
-func (x *Hist) MergeEncoded(s string, overflow int64) error {
-	sp, err := DecodeSparse(s, overflow)
-	if err != nil {
-		return err
-	}
-	x.MergeSparse(sp)
-	return nil
-}
-
 // decode reads an encoded histogram and checks that it merges exactly
 // into one of the shared geometry.
 func decode(s string) (*hdrhistogram.Histogram, error) {
