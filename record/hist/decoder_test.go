@@ -215,3 +215,45 @@ func TestDecoderAllocatesNothingPerHistogram(t *testing.T) {
 		t.Errorf("AddEncoded: %v allocations a line, want at most 1", n)
 	}
 }
+
+// Encode writes every histogram byte for byte as the library's encoder
+// does, one encoder after another reused.
+func TestEncodeIsTheLibrarys(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var hs []*Hist
+	hs = append(hs, New())
+	for _, v := range []int64{0, 1, 1023, 1024, 2047, 2048, 4095, 123_456, Highest, Highest * 5} {
+		h := New()
+		h.Record(v)
+		hs = append(hs, h)
+	}
+	for k := 0; k < 60; k++ {
+		h := New()
+		for i := 0; i < 1+r.IntN(3000); i++ {
+			h.RecordN(int64(r.ExpFloat64()*float64(1+r.IntN(50_000))), 1+r.Int64N(int64(1)<<(r.IntN(8)*8)))
+		}
+		hs = append(hs, h)
+	}
+	big := New()
+	big.RecordN(7, 1<<62)
+	big.RecordN(70_000, 1<<40)
+	hs = append(hs, big)
+	for i, h := range hs {
+		got, err := h.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := h.h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Fatalf("histogram %d: encoded\n%s\nthe library\n%s", i, got, want)
+		}
+	}
+	for at := int32(0); at < countsLen; at++ {
+		if indexAt(valueAt(at)) != at {
+			t.Fatalf("index %d: value %d maps back to %d", at, valueAt(at), indexAt(valueAt(at)))
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"math"
+	"math/bits"
+	"sync"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -19,6 +21,37 @@ type encoder struct {
 	inner, raw, text []byte
 	z                bytes.Buffer
 	zw               *zlib.Writer
+	// sparse, idx and cnt hold a dense histogram's populated buckets for
+	// encodeDense.
+	sparse *hdrhistogram.PackedHistogram
+	idx    []int32
+	cnt    []int64
+}
+
+// encoders are kept for Encode, which any goroutine may call.
+var encoders = sync.Pool{New: func() any { return new(encoder) }}
+
+// encodeDense returns the encoding of a dense histogram of the shared
+// geometry, valid until the next encode: its populated buckets found in
+// one pass over its counts.
+func (e *encoder) encodeDense(h *hdrhistogram.Histogram) []byte {
+	if e.sparse == nil {
+		e.sparse = hdrhistogram.NewPacked(Lowest, Highest, SigFigs)
+	}
+	e.sparse.Reset()
+	e.sparse.MergeFrom(h)
+	e.idx, e.cnt = e.idx[:0], e.cnt[:0]
+	for v, c := range e.sparse.ForEachBucket {
+		e.idx, e.cnt = append(e.idx, indexAt(v)), append(e.cnt, c)
+	}
+	return e.encode(e.idx, e.cnt)
+}
+
+// indexAt is the flat counts index of a value of the shared geometry
+// (valueAt's inverse).
+func indexAt(v int64) int32 {
+	bucket := int32(64-bits.LeadingZeros64(uint64(v)|(2*subBucketHalfCount-1))) - (subBucketHalfCountMagnitude + 1)
+	return (bucket+1)<<subBucketHalfCountMagnitude + int32(v>>bucket) - subBucketHalfCount
 }
 
 // encode returns the encoding of the buckets (ascending flat indices and
