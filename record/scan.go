@@ -91,10 +91,15 @@ func (s *Scanner) fail(err error) bool {
 }
 
 // parse reads one line, reporting whether it was a tick. A tick, nearly
-// every line, is read once: a line that reads as a tick of this version
-// whole is one, since its kind and version would read the same alone.
-// Every other line is read as Read always read it, its kind first.
+// every line, is read once (by parseTick when written as Writer writes
+// it, else by json.Unmarshal): a line that reads as a tick of this
+// version whole is one, since its kind and version would read the same
+// alone. Every other line is read as Read always read it, its kind first.
 func (s *Scanner) parse(b []byte) (bool, error) {
+	s.tick = Tick{}
+	if parseTick(b, &s.tick) && s.tick.Type == KindTick && s.tick.V == Version {
+		return true, nil
+	}
 	s.tick = Tick{}
 	if json.Unmarshal(b, &s.tick) == nil && s.tick.Type == KindTick && s.tick.V == Version {
 		return true, nil
