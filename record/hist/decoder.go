@@ -50,9 +50,9 @@ func NewDecoder() *Decoder { return &Decoder{sp: *NewSparse()} }
 // conversion ratio, a malformed stream) is left to DecodeSparse, which
 // reads it or says why not.
 func (d *Decoder) Decode(s string, overflow int64) (*Sparse, error) {
-	if d.read(s) && d.fill() {
+	if d.read(s) {
 		d.canonical = true
-		d.sp.overflow = overflow
+		d.sp.overflow, d.sp.idx, d.sp.cnt, d.sp.lazy = overflow, d.idx, d.cnt, true
 		return &d.sp, nil
 	}
 	d.canonical = false
@@ -116,10 +116,11 @@ func (d *Decoder) inflate() bool {
 }
 
 // buckets lists the payload's populated buckets: zig-zag LEB128 counts,
-// a negative one a run of empty buckets.
+// a negative one a run of empty buckets. Counts whose sum passes MaxInt64
+// are left to the library (whose sparse form saturates the total).
 func (d *Decoder) buckets(p []byte) bool {
 	d.idx, d.cnt = d.idx[:0], d.cnt[:0]
-	var at int64
+	var at, total int64
 	for pos := 0; pos < len(p); {
 		v, n, ok := zigzag(p[pos:])
 		if !ok {
@@ -137,20 +138,13 @@ func (d *Decoder) buckets(p []byte) bool {
 			return false
 		}
 		if v > 0 {
+			if v > math.MaxInt64-total {
+				return false
+			}
+			total += v
 			d.idx, d.cnt = append(d.idx, int32(at)), append(d.cnt, v)
 		}
 		at++
-	}
-	return true
-}
-
-// fill records the listed buckets in the decoder's sparse histogram.
-func (d *Decoder) fill() bool {
-	d.sp.p.Reset()
-	for i, at := range d.idx {
-		if d.sp.p.RecordValues(valueAt(at), d.cnt[i]) != nil {
-			return false
-		}
 	}
 	return true
 }
@@ -164,6 +158,14 @@ func valueAt(at int32) int64 {
 		bucket = 0
 	}
 	return int64(sub) << bucket
+}
+
+// highestAt is the highest value of the bucket at a flat counts index:
+// its lowest plus its width (1 in the first 2048 buckets, doubling with
+// each bucket after) less one.
+func highestAt(at int32) int64 {
+	bucket := max(at>>subBucketHalfCountMagnitude-1, 0)
+	return valueAt(at) + 1<<bucket - 1
 }
 
 // zigzag reads one zig-zag LEB128 value of at most 9 bytes (the ninth

@@ -3,6 +3,7 @@ package hist
 import (
 	"bytes"
 	"encoding/base64"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -167,6 +168,15 @@ func TestDecoderLayoutIsTheLibrarys(t *testing.T) {
 			return false
 		})
 	}
+	for at := int32(0); at < countsLen; at++ {
+		p.Reset()
+		if err := p.RecordValues(valueAt(at), 1); err != nil {
+			t.Fatal(err)
+		}
+		if p.Max() != highestAt(at) {
+			t.Fatalf("index %d: highest value %d, the library's %d", at, highestAt(at), p.Max())
+		}
+	}
 	if err := p.RecordValues(valueAt(countsLen-1)*2, 1); err == nil {
 		t.Fatal("a value past the last index was recorded: the layout has more buckets")
 	}
@@ -254,6 +264,37 @@ func TestEncodeIsTheLibrarys(t *testing.T) {
 	for at := int32(0); at < countsLen; at++ {
 		if indexAt(valueAt(at)) != at {
 			t.Fatalf("index %d: value %d maps back to %d", at, valueAt(at), indexAt(valueAt(at)))
+		}
+	}
+}
+
+// Counts adds decoded histograms up, and empties, as a dense histogram
+// does: every percentile of every sum the same, whether the histograms
+// are the decoder's own or the library's (a wider geometry among them).
+func TestCountsIsADenseHistogram(t *testing.T) {
+	encs := encodings(t)
+	d := NewDecoder()
+	var c Counts
+	r := rand.New(rand.NewPCG(9, 10))
+	for round := 0; round < 40; round++ {
+		c.Reset()
+		want := New()
+		for k := 0; k < 1+r.IntN(12); k++ {
+			s := encs[r.IntN(len(encs))]
+			sp, err := d.Decode(s, 0)
+			if err != nil {
+				continue
+			}
+			c.Merge(sp)
+			want.MergeSparse(sp)
+		}
+		if c.Count() != want.Count() {
+			t.Fatalf("round %d: count %d, want %d", round, c.Count(), want.Count())
+		}
+		for _, p := range []float64{-1, 0, 0.1, 25, 50, 90, 99, 99.9, 99.999, 100, 101, math.NaN()} {
+			if got, w := c.Percentile(p), want.Percentile(p); got != w {
+				t.Fatalf("round %d: p%v %d, want %d", round, p, got, w)
+			}
 		}
 	}
 }

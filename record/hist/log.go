@@ -103,7 +103,7 @@ func (l *IntervalLog) AddEncoded(tag string, start, end time.Time, s string, ove
 	}
 	base := float64(l.base.UnixMilli())
 	from, to := (float64(start.UnixMilli())-base)/1000.0, (float64(end.UnixMilli())-base)/1000.0
-	for _, f := range []float64{from, to - from, float64(sp.p.Max()) / hdrhistogram.MsToNsRatio} {
+	for _, f := range []float64{from, to - from, float64(sp.Max()) / hdrhistogram.MsToNsRatio} {
 		l.line = append(strconv.AppendFloat(l.line, f, 'f', 6, 64), ',')
 	}
 	l.line = append(append(l.line, l.enc.encode(l.dec.idx, l.dec.cnt)...), '\n')
