@@ -31,10 +31,18 @@ type interval struct {
 	p50, p99   int64
 }
 
+// latencySum adds an interval's histograms up: hist.Counts for the one
+// interval open at a time, hist.Sparse for each of a phase read whole.
+type latencySum interface {
+	Merge(*hist.Sparse)
+	Percentile(float64) int64
+	Reset()
+}
+
 // openInterval is an interval whose ticks are still being added.
 type openInterval struct {
 	interval
-	latency *hist.Sparse
+	latency latencySum
 	// agent's rate is summed apart and added to the interval's when the
 	// next agent's ticks begin, as each agent's rates were always summed
 	// first: the same additions, in the same order, give the same figure.
@@ -132,7 +140,7 @@ func (pr *phaseReader) stream(streams []*collect.RecordStream) (phaseSeries, err
 			return ps, errUnordered
 		}
 	}
-	iv := &openInterval{latency: hist.NewSparse()}
+	iv := &openInterval{latency: &hist.Counts{}}
 	for {
 		cur, found := 0, false
 		for i, s := range streams {
