@@ -81,6 +81,10 @@ func readPhase(runDir, stem, phase string) phaseRead {
 		if merging {
 			mg.end(&af)
 		}
+		// A copy of what the file said: the scanner's own File would keep
+		// the scanner and its buffer for as long as the result is made.
+		f := *s.File()
+		af.File = &f
 		out.files = append(out.files, af)
 	}
 	if out.readErr = errors.Join(readErrs...); out.readErr == nil && out.mergeErr == nil && len(out.files) > 0 {
