@@ -129,21 +129,23 @@ func measureRepetition(runDir string, w SetupWorkload, k int, published *profile
 		if !ph.Records {
 			continue
 		}
-		files, err := agentFiles(runDir, stem, ph.Name)
-		if err != nil {
-			out.errs = append(out.errs, err)
-			rep.Problems = append(rep.Problems, err.Error())
+		// Read a tick at a time: the files keep their meta and end
+		// records, for the versions and the note on the load's spread.
+		read := readPhase(runDir, stem, ph.Name)
+		if read.readErr != nil {
+			out.errs = append(out.errs, read.readErr)
+			rep.Problems = append(rep.Problems, read.readErr.Error())
 			continue
 		}
+		files, merged := read.files, read.merged
 		if len(files) == 0 {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("no agent records for %s %s: not run, or nothing measured", name, ph.Name))
 			continue
 		}
 		out.measured++
 		out.files = append(out.files, workloadFiles{w.Name, ph.Name, files})
-		merged, err := Merge(files)
-		if err != nil {
-			out.errs = append(out.errs, err)
+		if read.mergeErr != nil {
+			out.errs = append(out.errs, read.mergeErr)
 			continue
 		}
 		pr := PhaseResultOf(merged)

@@ -6,8 +6,6 @@ package collect
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/ybbench/ybbench/record/hist"
@@ -71,97 +69,20 @@ func Merge(files []AgentFile) (*Phase, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no record files")
 	}
-	p := &Phase{Complete: true, Counters: map[string]int64{}}
-	byName := map[string]*Measurement{}
-	for _, af := range files {
-		f := af.File
-		if f == nil || f.Meta == nil {
-			return nil, fmt.Errorf("%s: no records", af.Path)
+	mg := newMerger()
+	for i := range files {
+		af := &files[i]
+		if err := mg.begin(af); err != nil {
+			return nil, err
 		}
-		if p.Workload == "" {
-			p.Workload, p.Phase, p.Schedule = f.Meta.Workload, f.Meta.Phase, f.Meta.Schedule
-		} else if f.Meta.Workload != p.Workload || f.Meta.Phase != p.Phase {
-			return nil, fmt.Errorf("%s: %s/%s does not belong with %s/%s", af.Path, f.Meta.Workload, f.Meta.Phase, p.Workload, p.Phase)
-		}
-		p.Agents = append(p.Agents, af.Host)
-		p.Threads += f.Meta.Threads
-		p.TargetOpsPerSec += f.Meta.TargetOpsPerSec
-		for _, t := range f.Ticks {
-			if t.Warmup {
-				continue
-			}
-			m := byName[t.Op]
-			if m == nil {
-				m = &Measurement{Name: t.Op, Service: hist.New(), Statuses: map[string]int64{}}
-				byName[t.Op] = m
-			}
-			if err := mergeTick(m, &t); err != nil {
-				return nil, fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err)
+		for j := range af.File.Ticks {
+			if err := mg.tick(af, &af.File.Ticks[j]); err != nil {
+				return nil, err
 			}
 		}
-		if f.Truncated {
-			p.Problems = append(p.Problems, af.Host+": its record file was cut off mid-line (agent killed while writing)")
-			p.Complete = false
-		}
-		if f.End == nil {
-			p.Problems = append(p.Problems, af.Host+": the agent did not finish (no end record); its completed intervals are included")
-			p.Complete = false
-			continue
-		}
-		e := f.End
-		if p.MeasureStart.IsZero() || e.MeasureStart.Before(p.MeasureStart) {
-			p.MeasureStart = e.MeasureStart
-		}
-		if e.End.After(p.End) {
-			p.End = e.End
-		}
-		p.Ops += e.Ops
-		if e.RunTimeMS > 0 {
-			p.Throughput += float64(e.Ops) / (e.RunTimeMS / 1000)
-		}
-		if e.Error != "" {
-			p.Problems = append(p.Problems, af.Host+": "+e.Error)
-		}
-		for k, v := range e.Counters {
-			p.Counters[k] += v
-		}
+		mg.end(af)
 	}
-	p.Window = p.End.Sub(p.MeasureStart)
-	for _, m := range byName {
-		p.Measurements = append(p.Measurements, m)
-	}
-	sort.Slice(p.Measurements, func(i, j int) bool { return p.Measurements[i].Name < p.Measurements[j].Name })
-	slices.Sort(p.Agents)
-	return p, nil
-}
-
-func mergeTick(m *Measurement, t *record.Tick) error {
-	add := func(dst **hist.Hist, enc string, overflow int64) error {
-		if enc == "" {
-			return nil
-		}
-		if *dst == nil {
-			*dst = hist.New()
-		}
-		return (*dst).MergeEncoded(enc, overflow)
-	}
-	if err := add(&m.Service, t.Service, t.Overflow); err != nil {
-		return err
-	}
-	if err := add(&m.Response, t.Response, t.ResponseOverflow); err != nil {
-		return err
-	}
-	m.Errors += t.Errors
-	units := t.Units
-	if units == 0 {
-		units = t.Count
-	}
-	m.Units += units
-	m.Late += t.Late
-	for k, v := range t.Statuses {
-		m.Statuses[k] += v
-	}
-	return nil
+	return mg.phase(), nil
 }
 
 // Find returns the measurement with a name.

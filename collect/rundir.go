@@ -1,13 +1,11 @@
 package collect
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"github.com/ybbench/ybbench/record/hostcpu"
@@ -90,31 +88,25 @@ func readOptional(path string, v any) (bool, error) {
 }
 
 // agentFiles reads the record files of a phase from every client's copy
-// under agents/<host>/.
+// under agents/<host>/, every tick of each in memory: for the short
+// phases (a sweep's steps) and the readers that want them whole. Aggregate
+// and WriteHDRLogs read a tick at a time.
 func agentFiles(runDir, workload, phase string) ([]AgentFile, error) {
-	dirs, err := os.ReadDir(filepath.Join(runDir, agentsDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	streams, err := OpenRecordStreams(runDir, workload, phase)
 	if err != nil {
 		return nil, err
 	}
+	defer CloseRecordStreams(streams)
 	var out []AgentFile
 	var errs []error
-	for _, d := range dirs {
-		path := filepath.Join(runDir, agentsDir, d.Name(), workload+"-"+phase+".jsonl")
-		b, err := os.ReadFile(path)
-		if err != nil || len(b) == 0 {
-			continue
-		}
-		f, err := record.Read(path, bytes.NewReader(b))
+	for _, s := range streams {
+		f, err := s.readAll()
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out = append(out, AgentFile{Host: d.Name(), Path: path, File: f})
+		out = append(out, AgentFile{Host: s.Host, Path: s.Path, File: f})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
 	return out, errors.Join(errs...)
 }
 

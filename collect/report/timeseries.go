@@ -3,11 +3,11 @@ package report
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/record/hist"
+	"github.com/ybbench/ybbench/record/repetition"
 )
 
 // run is one run of a workload's phases (the workload's own, or one
@@ -35,14 +35,15 @@ type tickPoint struct {
 
 // timeSeriesOf reads the tick records of a workload's phases, or of each
 // of its repetitions. Each tick is decoded once: the spectrum of the
-// workload's figures (its median repetition's) is merged on the way.
+// workload's figures (its median repetition's) is merged on the way. The
+// records are read a tick at a time, so that a run of hours costs its
+// charts' points, not its ticks.
 func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 	var out []run
 	var errs []error
+	dec := hist.NewDecoder()
 	if len(w.Repetitions) == 0 {
-		r, err := runOf("", w.Phases, true, func(phase string) ([]collect.AgentFile, error) {
-			return collect.AgentFiles(runDir, w.Name, phase)
-		})
+		r, err := runOf("", w.Phases, true, runDir, w.Name, dec)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", w.Name, err))
 		}
@@ -52,9 +53,7 @@ func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 		return out, errors.Join(errs...)
 	}
 	for _, rep := range w.Repetitions {
-		r, err := runOf(fmt.Sprintf("r%d", rep.Index), rep.Phases, rep.Index == w.MedianRepetition, func(phase string) ([]collect.AgentFile, error) {
-			return collect.RepetitionAgentFiles(runDir, w.Name, rep.Index, phase)
-		})
+		r, err := runOf(fmt.Sprintf("r%d", rep.Index), rep.Phases, rep.Index == w.MedianRepetition, runDir, repetition.Stem(w.Name, rep.Index), dec)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s r%d: %w", w.Name, rep.Index, err))
 		}
@@ -65,18 +64,11 @@ func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 	return out, errors.Join(errs...)
 }
 
-// interval is one tick index of one phase, over its agents.
-type interval struct {
-	start, end time.Time
-	rate       float64
-	warmup     bool
-	latency    *hist.Hist
-}
-
-// runOf turns the record files of each phase into points, one per tick
-// index, timed from the earliest agent's start of the first phase; with
-// spectrum, it keeps the measured phase's histograms per operation.
-func runOf(name string, phases []collect.PhaseResult, spectrum bool, files func(string) ([]collect.AgentFile, error)) (run, error) {
+// runOf turns the record files of each phase (named by stem) into points,
+// one per tick index, timed from the earliest agent's start of the first
+// phase; with spectrum, it keeps the measured phase's histograms per
+// operation.
+func runOf(name string, phases []collect.PhaseResult, spectrum bool, runDir, stem string, dec *hist.Decoder) (run, error) {
 	r := run{Name: name}
 	if spectrum {
 		r.Spectrum = map[string]*hist.Hist{}
@@ -84,83 +76,61 @@ func runOf(name string, phases []collect.PhaseResult, spectrum bool, files func(
 	var origin time.Time
 	var errs []error
 	for _, ph := range phases {
-		afs, err := files(ph.Phase)
-		if err != nil {
-			errs = append(errs, err)
+		ps := phaseOf(runDir, stem, ph.Phase, &phaseReader{dec: dec, measured: spectrum && ph.Phase == measuredPhase})
+		errs = append(errs, ps.errs...)
+		if !ps.origin.IsZero() && (origin.IsZero() || ps.origin.Before(origin)) {
+			origin = ps.origin
 		}
-		byIndex := map[int]*interval{}
-		for _, af := range afs {
-			if af.File.Meta != nil && (origin.IsZero() || af.File.Meta.Start.Before(origin)) {
-				origin = af.File.Meta.Start
-			}
-			perAgent := map[int]float64{}
-			for _, t := range af.File.Ticks {
-				iv := byIndex[t.Index]
-				if iv == nil {
-					iv = &interval{start: t.Start, end: t.End, latency: hist.New()}
-					byIndex[t.Index] = iv
-				}
-				if t.Start.Before(iv.start) {
-					iv.start = t.Start
-				}
-				if t.End.After(iv.end) {
-					iv.end = t.End
-				}
-				iv.warmup = iv.warmup || t.Warmup
-				if secs := t.End.Sub(t.Start).Seconds(); secs > 0 {
-					perAgent[t.Index] += float64(t.Count+t.Errors) / secs
-				}
-				if t.Service == "" {
-					continue
-				}
-				h, err := hist.DecodeSparse(t.Service, t.Overflow)
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err))
-					continue
-				}
-				iv.latency.MergeSparse(h)
-				if spectrum && ph.Phase == measuredPhase && !t.Warmup {
-					sh := r.Spectrum[t.Op]
-					if sh == nil {
-						sh = hist.New()
-						r.Spectrum[t.Op] = sh
-					}
-					sh.MergeSparse(h)
-				}
-			}
-			for i, v := range perAgent {
-				byIndex[i].rate += v
+		for op, h := range ps.spectrum {
+			if sh := r.Spectrum[op]; sh != nil {
+				sh.Merge(h)
+			} else {
+				r.Spectrum[op] = h
 			}
 		}
-		idx := make([]int, 0, len(byIndex))
-		for i := range byIndex {
-			idx = append(idx, i)
-		}
-		sort.Ints(idx)
-		if len(idx) == 0 {
-			continue
-		}
-		first, last := byIndex[idx[0]], byIndex[idx[len(idx)-1]]
-		r.Bands = append(r.Bands, Band{Label: ph.Phase, From: secondsFrom(origin, first.start), To: secondsFrom(origin, last.end)})
-		if len(r.Points) > 0 {
-			r.Breaks = append(r.Breaks, len(r.Points))
-		}
-		var warm *Band
-		for _, i := range idx {
-			iv := byIndex[i]
-			r.Points = append(r.Points, tickPoint{At: secondsFrom(origin, iv.end), Throughput: iv.rate,
-				P50: float64(iv.latency.Percentile(50)) / 1000, P99: float64(iv.latency.Percentile(99)) / 1000})
-			if !iv.warmup {
-				continue
-			}
-			if warm == nil {
-				r.Bands = append(r.Bands, Band{Label: ph.Phase + " warm-up", From: secondsFrom(origin, iv.start), Warmup: true})
-				warm = &r.Bands[len(r.Bands)-1]
-			}
-			warm.To = secondsFrom(origin, iv.end)
-		}
+		r.addPhase(ph.Phase, origin, ps.intervals)
 	}
 	return r, errors.Join(errs...)
+}
+
+// phaseOf reads a phase's files a tick at a time, side by side, or whole
+// when they cannot be read so.
+func phaseOf(runDir, stem, phase string, pr *phaseReader) phaseSeries {
+	streams, err := collect.OpenRecordStreams(runDir, stem, phase)
+	if err == nil {
+		ps, err := pr.stream(streams)
+		collect.CloseRecordStreams(streams)
+		if err == nil {
+			return ps
+		}
+	}
+	return pr.whole(collect.AgentFiles(runDir, stem, phase))
+}
+
+// addPhase adds a phase's intervals as points, its span and warm-up as
+// bands.
+func (r *run) addPhase(phase string, origin time.Time, ivs []interval) {
+	if len(ivs) == 0 {
+		return
+	}
+	first, last := ivs[0], ivs[len(ivs)-1]
+	r.Bands = append(r.Bands, Band{Label: phase, From: secondsFrom(origin, first.start), To: secondsFrom(origin, last.end)})
+	if len(r.Points) > 0 {
+		r.Breaks = append(r.Breaks, len(r.Points))
+	}
+	var warm *Band
+	for _, iv := range ivs {
+		r.Points = append(r.Points, tickPoint{At: secondsFrom(origin, iv.end), Throughput: iv.rate,
+			P50: float64(iv.p50) / 1000, P99: float64(iv.p99) / 1000})
+		if !iv.warmup {
+			continue
+		}
+		if warm == nil {
+			r.Bands = append(r.Bands, Band{Label: phase + " warm-up", From: secondsFrom(origin, iv.start), Warmup: true})
+			warm = &r.Bands[len(r.Bands)-1]
+		}
+		warm.To = secondsFrom(origin, iv.end)
+	}
 }
 
 func secondsFrom(origin, t time.Time) float64 { return t.Sub(origin).Seconds() }

@@ -5,38 +5,21 @@ package atomicfile
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 )
 
 // Write writes data to path through a temporary file beside it, created
 // with perm (a leftover temporary file cannot widen it), synced, renamed
 // into place, and the directory synced so that the rename survives a crash.
 func Write(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := Create(path, perm)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op after the rename
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
 	if _, err := f.Write(data); err != nil {
-		f.Close()
+		f.Abort()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
+	return f.Commit()
 }
 
 // syncDir makes a rename in dir durable: until the directory is synced, a

@@ -90,3 +90,44 @@ func TestWriteIsAtomicForReaders(t *testing.T) {
 		reads++
 	}
 }
+
+// A file written a piece at a time appears whole at Commit and not
+// before; an aborted one leaves the old content and no temporary file.
+func TestCreateCommitAbort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path, 0o640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1000; i++ {
+		f.Write([]byte(strings.Repeat("x", 100)))
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Fatalf("before Commit the file holds %d bytes, want the old content", len(b))
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); len(b) != 100_000 {
+		t.Fatalf("after Commit %d bytes, want 100000", len(b))
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", st.Mode().Perm())
+	}
+	g, err := Create(path, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write([]byte("new"))
+	g.Abort()
+	if b, _ := os.ReadFile(path); len(b) != 100_000 {
+		t.Fatalf("after Abort %d bytes, want the committed 100000", len(b))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}
