@@ -43,7 +43,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics,fanout,agentmem (default all)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -138,6 +138,8 @@ func run() error {
 		{"sampling", func() error { return samplingSection(out) }},
 		{"sweep", func() error { return sweepSection(out) }},
 		{"metrics", func() error { return metricsSection(out) }},
+		{"fanout", func() error { return fanoutSection(out) }},
+		{"agentmem", func() error { return agentmemSection(out) }},
 	} {
 		if want(s.name) {
 			if err := s.run(); err != nil {
