@@ -1,7 +1,8 @@
 // Command fanout times the orchestrator's own stages on one local cluster:
 // it wires the pipeline as ybbench does (the built-in parts, the SSH
 // runner), plus a flavor that installs nothing (noinstall.go) in a registry
-// of its own, and runs up, preflight, install and down, always down. It
+// of its own, and runs up, preflight, install and down, always down (a
+// failed preflight is reported, and the install runs still). It
 // prints each stage's wall time, from the run's ledger, as one JSON object
 // on stdout; progress goes to stderr.
 //
@@ -20,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
@@ -29,16 +31,21 @@ import (
 	"github.com/ybbench/ybbench/provision/ssh"
 )
 
-// Result is what the program prints: the run, and each stage's wall time
-// in seconds (the ledger's step named so).
+// Result is what the program prints: the run, each stage's wall time in
+// seconds (the ledger's step named so) and its CPU.
 type Result struct {
-	Run      string             `json:"run"`
-	DBHosts  int                `json:"db_hosts"`
-	Clients  int                `json:"client_hosts"`
-	Flavor   string             `json:"flavor"`
-	Seconds  map[string]float64 `json:"seconds"`
-	Error    string             `json:"error,omitempty"`
-	Teardown string             `json:"teardown_error,omitempty"`
+	Run     string             `json:"run"`
+	DBHosts int                `json:"db_hosts"`
+	Clients int                `json:"client_hosts"`
+	Flavor  string             `json:"flavor"`
+	Seconds map[string]float64 `json:"seconds"`
+	// CPU is each stage's CPU seconds: this process's (ybbench's own
+	// code) and its children's (Terraform and hosts.sh); not the hosts'.
+	CPU   map[string]StageCPU `json:"cpu"`
+	Error string              `json:"error,omitempty"`
+	// Preflight is why the preflight failed, when it did (the run went on).
+	Preflight string `json:"preflight_error,omitempty"`
+	Teardown  string `json:"teardown_error,omitempty"`
 }
 
 func main() {
@@ -85,17 +92,20 @@ func run(res *Result, flags map[string]string) error {
 	}
 	defer r.Close()
 	res.Run = r.Dir()
-	err = r.Up(ctx)
+	res.CPU = map[string]StageCPU{}
+	err = res.timed("up", func() error { return r.Up(ctx) })
 	if err == nil {
-		err = r.Preflight(ctx)
-	}
-	if err == nil {
-		err = r.Install(ctx)
+		// The install needs no preflight: one that fails (a clock not read
+		// in time on a loaded machine) is said, and the install timed still.
+		if perr := res.timed("preflight", func() error { return r.Preflight(ctx) }); perr != nil {
+			res.Preflight = perr.Error()
+		}
+		err = res.timed("install", func() error { return r.Install(ctx) })
 	}
 	if err != nil {
 		res.Error = err.Error()
 	}
-	derr := r.TearDown()
+	derr := res.timed("down", r.TearDown)
 	if derr != nil {
 		res.Teardown = derr.Error()
 	}
@@ -107,6 +117,30 @@ func run(res *Result, flags map[string]string) error {
 		return errors.Join(err, fmt.Errorf("the run is kept in %s: finish with ybbench down --run %s: %w", r.Dir(), r.Dir(), derr))
 	}
 	return err
+}
+
+// StageCPU is a stage's CPU seconds, user and system.
+type StageCPU struct {
+	Self     float64 `json:"self"`
+	Children float64 `json:"children"`
+}
+
+// timed runs a stage and records its CPU in res.CPU[name].
+func (res *Result) timed(name string, stage func() error) error {
+	s0, c0 := cpuSeconds(syscall.RUSAGE_SELF), cpuSeconds(syscall.RUSAGE_CHILDREN)
+	err := stage()
+	s1, c1 := cpuSeconds(syscall.RUSAGE_SELF), cpuSeconds(syscall.RUSAGE_CHILDREN)
+	res.CPU[name] = StageCPU{Self: s1 - s0, Children: c1 - c0}
+	return err
+}
+
+// cpuSeconds is the user and system time of who (getrusage).
+func cpuSeconds(who int) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(who, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // deps wires reg's parts and the SSH runner as cmd/ybbench does.

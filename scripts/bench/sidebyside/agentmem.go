@@ -28,7 +28,7 @@ var (
 	agentmemInterval = flag.Duration("agentmem-interval", 20*time.Millisecond, "the agentmem section's tick (ybload.interval): 3600 ticks are its hour")
 	agentmemHours    = flag.Int("agentmem-hours", 3, "hours of 1 s ticks the agentmem section's run stands for")
 	agentmemThreads  = flag.Int("agentmem-threads", 4, "threads of the agentmem section's null-binding run")
-	agentmemTarget   = flag.Int("agentmem-target", 20000, "operations a second of the agentmem section's run")
+	agentmemTarget   = flag.Int("agentmem-target", 20000, "operations a second of the agentmem section's run (0: as fast as it goes)")
 	agentmemEvery    = flag.Duration("agentmem-sample", 250*time.Millisecond, "how often the agentmem section reads the agent's VmRSS")
 )
 
@@ -43,27 +43,33 @@ type rssSample struct {
 
 // agentmemSection runs the long run and prints its RSS by hour.
 func agentmemSection(out *strings.Builder) error {
-	if *agentmemInterval <= 0 || *agentmemHours < 2 || *agentmemThreads < 1 || *agentmemTarget < 1 || *agentmemEvery <= 0 {
-		return fmt.Errorf("-agentmem-interval, -agentmem-sample must be positive, -agentmem-hours at least 2, -agentmem-threads and -agentmem-target at least 1")
+	if *agentmemInterval <= 0 || *agentmemHours < 2 || *agentmemThreads < 1 || *agentmemTarget < 0 || *agentmemEvery <= 0 {
+		return fmt.Errorf("-agentmem-interval, -agentmem-sample must be positive, -agentmem-hours at least 2, -agentmem-threads at least 1, -agentmem-target not negative")
 	}
 	hour := time.Duration(ticksPerHour) * *agentmemInterval
 	seconds := int(math.Ceil((time.Duration(*agentmemHours) * hour).Seconds()))
 	records := filepath.Join(*workdir, "agentmem-records.jsonl")
 	args := []string{"run", "null", "-P", workloadFile("workloada"), "-p", "recordcount=100000", "-p", "operationcount=2000000000",
 		"-p", "threadcount=" + strconv.Itoa(*agentmemThreads), "-p", "maxexecutiontime=" + strconv.Itoa(seconds),
-		"-p", "ybload.interval=" + agentmemInterval.String(), "-p", "ybload.records=" + records, "-target", strconv.Itoa(*agentmemTarget)}
+		"-p", "ybload.interval=" + agentmemInterval.String(), "-p", "ybload.records=" + records}
+	rate := "as fast as it goes"
+	if *agentmemTarget > 0 {
+		args = append(args, "-target", strconv.Itoa(*agentmemTarget))
+		rate = fmt.Sprintf("at %d ops/s", *agentmemTarget)
+	}
 	samples, err := sampleRSS(*ybload, args, *agentmemEvery)
 	if err != nil {
 		return err
 	}
-	start, ticks, size, err := measuredStart(records)
+	rf, err := readRecords(records)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "## Agent memory over a long run (null binding, workload A, %d threads at %d ops/s, ybload.interval=%s: %d ticks, %d \"hours\" of 3600 1-s ticks in %d s; records streamed to a file)\n\n",
-		*agentmemThreads, *agentmemTarget, *agentmemInterval, ticks, *agentmemHours, seconds)
-	writeRSSHours(out, samples, start, hour)
-	fmt.Fprintf(out, "\nthe records file: %d ticks, %.1f MB; VmRSS read every %s (%d readings)\n\n", ticks, float64(size)/1e6, *agentmemEvery, len(samples))
+	fmt.Fprintf(out, "## Agent memory over a long run (null binding, workload A, %d threads %s, ybload.interval=%s: %d ticks, %d \"hours\" of 3600 1-s ticks in %d s; records streamed to a file)\n\n",
+		*agentmemThreads, rate, *agentmemInterval, rf.ticks, *agentmemHours, seconds)
+	writeRSSHours(out, samples, rf.start, hour)
+	fmt.Fprintf(out, "\n%d operations; the records file: %d ticks, %.1f MB; VmRSS read every %s (%d readings)\n\n",
+		rf.ops, rf.ticks, float64(rf.size)/1e6, *agentmemEvery, len(samples))
 	return nil
 }
 
@@ -122,43 +128,53 @@ func vmRSS(pid int) (int64, bool) {
 	return 0, false
 }
 
-// measuredStart reads the records file: when the measured phase began
-// (its end record's), how many ticks it holds (one line per operation
-// each), and its size.
-func measuredStart(path string) (time.Time, int, int64, error) {
+// recordsFacts is what the section reads of the records file.
+type recordsFacts struct {
+	start time.Time // when the measured phase began (the end record's)
+	ticks int       // ticks written (one line per operation each)
+	ops   int64     // operations measured (the end record's)
+	size  int64     // bytes
+}
+
+// readRecords reads the records file's facts.
+func readRecords(path string) (recordsFacts, error) {
+	var rf recordsFacts
 	f, err := os.Open(path)
 	if err != nil {
-		return time.Time{}, 0, 0, err
+		return rf, err
 	}
 	defer f.Close()
-	var start time.Time
-	ticks := 0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var l struct {
-			Type         string    `json:"type"`
-			Index        int       `json:"i"`
-			MeasureStart time.Time `json:"measure_start"`
+			Type         string          `json:"type"`
+			Index        int             `json:"i"`
+			MeasureStart time.Time       `json:"measure_start"`
+			Ops          json.RawMessage `json:"ops"` // the meta record's are names
 		}
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return time.Time{}, 0, 0, fmt.Errorf("%s: %w", path, err)
+			return rf, fmt.Errorf("%s: %w", path, err)
 		}
 		switch l.Type {
 		case "tick":
-			ticks = max(ticks, l.Index+1)
+			rf.ticks = max(rf.ticks, l.Index+1)
 		case "end":
-			start = l.MeasureStart
+			rf.start = l.MeasureStart
+			if err := json.Unmarshal(l.Ops, &rf.ops); err != nil {
+				return rf, fmt.Errorf("%s: end record: %w", path, err)
+			}
 		}
 	}
 	st, err := f.Stat()
 	if err == nil {
 		err = sc.Err()
 	}
-	if err != nil || start.IsZero() {
-		return time.Time{}, 0, 0, fmt.Errorf("%s: no end record (%v)", path, err)
+	if err != nil || rf.start.IsZero() {
+		return rf, fmt.Errorf("%s: no end record (%v)", path, err)
 	}
-	return start, ticks, st.Size(), nil
+	rf.size = st.Size()
+	return rf, nil
 }
 
 // rssHour is what the readings of one hour say, in KiB.

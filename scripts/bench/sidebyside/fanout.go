@@ -19,8 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 )
 
 var (
@@ -33,6 +31,8 @@ var (
 const (
 	fanoutNone     = "none"
 	fanoutPostgres = "postgres"
+	// fanoutSerial is the flavor that installs nothing, one host at a time.
+	fanoutSerial = "none, parallel=1"
 )
 
 // fanoutStages are the stages timed, in order; fanoutSum those summed.
@@ -42,11 +42,22 @@ var (
 )
 
 // fanoutRun is one cluster's run: each stage's wall time (s), the
-// program's CPU (its own and its children's: Terraform, hosts.sh; not the
-// hosts' sshd and scripts) and the machine's busy cores over the run.
+// program's CPU over the stages, its own (ybbench's code) and its
+// children's (Terraform, hosts.sh; not the hosts' sshd and scripts), and
+// the machine's busy cores over the run.
 type fanoutRun struct {
-	stage      map[string]float64
-	cpu, cores float64
+	stage                 map[string]float64
+	cpu                   map[string]stageCPU
+	self, children, cores float64
+	// preflight is why the preflight failed (the program goes on to the
+	// install, which needs none).
+	preflight string
+}
+
+// stageCPU is a stage's CPU seconds: the program's own, its children's.
+type stageCPU struct {
+	Self     float64 `json:"self"`
+	Children float64 `json:"children"`
 }
 
 func (r fanoutRun) sum() float64 {
@@ -83,15 +94,26 @@ func fanoutSection(out *strings.Builder) error {
 		return fmt.Errorf("build scripts/bench/fanout: %v\n%s", err, b)
 	}
 	flavors := []string{fanoutNone, fanoutPostgres}
-	runs := map[string]map[int][]fanoutRun{fanoutNone: {}, fanoutPostgres: {}}
+	runs := map[string]map[int][]fanoutRun{fanoutNone: {}, fanoutPostgres: {}, fanoutSerial: {}}
+	largest := counts[len(counts)-1]
 	for rep := 0; rep < *fanoutReps; rep++ {
 		for _, n := range counts {
-			for _, fl := range alternated(flavors, rep) {
-				r, err := fanoutOnce(bin, fl, n)
-				if err != nil {
-					return fmt.Errorf("%s on %d hosts: %w", fl, n, err)
+			variants := flavors
+			if n == largest {
+				// And the install one host at a time: what the fan-out
+				// saves when the hosts' work is waiting, not CPU.
+				variants = append(slices.Clone(flavors), fanoutSerial)
+			}
+			for _, v := range alternated(variants, rep) {
+				fl, par := v, 0
+				if v == fanoutSerial {
+					fl, par = fanoutNone, 1
 				}
-				runs[fl][n] = append(runs[fl][n], r)
+				r, err := fanoutOnce(bin, fl, n, par)
+				if err != nil {
+					return fmt.Errorf("%s on %d hosts: %w", v, n, err)
+				}
+				runs[v][n] = append(runs[v][n], r)
 			}
 		}
 	}
@@ -99,31 +121,44 @@ func fanoutSection(out *strings.Builder) error {
 		*fanoutHosts, *fanoutReps)
 	for _, fl := range flavors {
 		writeFanoutTable(out, fl, counts, runs[fl])
+		if fl == fanoutNone {
+			all, one := medianValue(valuesOf(runs[fanoutNone][largest], stageOf("install"))), medianValue(valuesOf(runs[fanoutSerial][largest], stageOf("install")))
+			fmt.Fprintf(out, "install on %d hosts one at a time (parallel=1): %.1f s; all at once %.1f s; all at once ÷ one at a time = %.2f\n\n", largest, one, all, all/one)
+		}
 	}
 	return nil
 }
 
-// fanoutOnce runs the program on one cluster of n hosts.
-func fanoutOnce(bin, flavor string, n int) (fanoutRun, error) {
+// stageOf reads a stage's wall time off a run.
+func stageOf(st string) func(fanoutRun) float64 {
+	return func(r fanoutRun) float64 { return r.stage[st] }
+}
+
+// fanoutOnce runs the program on one cluster of n hosts, with the
+// parallel setting par (0: all hosts at once).
+func fanoutOnce(bin, flavor string, n, par int) (fanoutRun, error) {
 	runs, err := os.MkdirTemp("", "fanout-bench-")
 	if err != nil {
 		return fanoutRun{}, err
 	}
 	os.Chmod(runs, 0o755)
-	logPath := filepath.Join(*workdir, fmt.Sprintf("fanout-%s-%d.log", flavor, n))
+	logPath := filepath.Join(*workdir, fmt.Sprintf("fanout-%s-%d-p%d.log", flavor, n, par))
 	log, err := os.Create(logPath)
 	if err != nil {
 		return fanoutRun{}, err
 	}
 	defer log.Close()
-	cmd := exec.Command(bin, "-runs-dir", runs, "-db-hosts", strconv.Itoa(n-1), "-client-hosts", "1", "-subnet", *fanoutSubnet, "-flavor", flavor)
+	cmd := exec.Command(bin, "-runs-dir", runs, "-db-hosts", strconv.Itoa(n-1), "-client-hosts", "1", "-subnet", *fanoutSubnet, "-flavor", flavor,
+		"-parallel", strconv.Itoa(par))
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, log
 	b0, t0 := machineBusy()
 	err = cmd.Run()
 	b1, t1 := machineBusy()
 	var res struct {
-		Seconds map[string]float64 `json:"seconds"`
+		Seconds   map[string]float64  `json:"seconds"`
+		CPU       map[string]stageCPU `json:"cpu"`
+		Preflight string              `json:"preflight_error"`
 	}
 	if err == nil {
 		err = json.Unmarshal(stdout.Bytes(), &res)
@@ -133,8 +168,10 @@ func fanoutOnce(bin, flavor string, n int) (fanoutRun, error) {
 		return fanoutRun{}, fmt.Errorf("%v (log %s, runs in %s)\n%s", err, logPath, runs, stdout.String())
 	}
 	os.RemoveAll(runs)
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	r := fanoutRun{stage: res.Seconds, cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()}
+	r := fanoutRun{stage: res.Seconds, cpu: res.CPU, preflight: res.Preflight}
+	for _, c := range res.CPU {
+		r.self, r.children = r.self+c.Self, r.children+c.Children
+	}
 	if t1 > t0 {
 		// /proc/stat's first line sums every core's ticks: busy over
 		// total is the share of the machine, times its cores.
@@ -164,13 +201,12 @@ func writeFanoutTable(out *strings.Builder, flavor string, counts []int, runs ma
 		slices.Sort(v)
 		return v[len(v)/2]
 	}
-	stage := func(st string) func(fanoutRun) float64 { return func(r fanoutRun) float64 { return r.stage[st] } }
 	if flavor == fanoutNone {
 		fmt.Fprint(out, "Flavor that installs nothing (its install claims the run's directory on each db host: one SSH command per host, through provision.Parallel):\n\n")
 	} else {
 		fmt.Fprint(out, "Flavor postgres (a primary, then a streaming replica on every other db host):\n\n")
 	}
-	fmt.Fprint(out, "| hosts | up s | preflight s | install s | down s | up+install+down s | spread | s per host | orchestrator CPU s | machine busy cores |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprint(out, "| hosts | up s | preflight s | install s | down s | up+install+down s | spread | s per host | ybbench CPU s | Terraform + hosts.sh CPU s | machine busy cores |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	x := make([]float64, len(counts))
 	fits := map[string][]float64{}
 	for i, n := range counts {
@@ -178,16 +214,18 @@ func writeFanoutTable(out *strings.Builder, flavor string, counts []int, runs ma
 		x[i] = float64(n)
 		fmt.Fprintf(out, "| %d |", n)
 		for _, st := range fanoutStages {
-			m := med(rs, stage(st))
+			m := med(rs, stageOf(st))
 			fits[st] = append(fits[st], m)
 			fmt.Fprintf(out, " %.1f |", m)
 		}
 		sum := valuesOf(rs, fanoutRun.sum)
 		m := medianValue(sum)
 		fits["sum"] = append(fits["sum"], m)
-		fmt.Fprintf(out, " %.1f | %.1f–%.1f | %.2f | %.1f | %.2f |\n", m, slices.Min(sum), slices.Max(sum), m/float64(n),
-			med(rs, func(r fanoutRun) float64 { return r.cpu }), med(rs, func(r fanoutRun) float64 { return r.cores }))
+		fmt.Fprintf(out, " %.1f | %.1f–%.1f | %.2f | %.2f | %.1f | %.2f |\n", m, slices.Min(sum), slices.Max(sum), m/float64(n),
+			med(rs, func(r fanoutRun) float64 { return r.self }), med(rs, func(r fanoutRun) float64 { return r.children }),
+			med(rs, func(r fanoutRun) float64 { return r.cores }))
 	}
+	writePreflightFailures(out, counts, runs)
 	var parts []string
 	for _, st := range append(slices.Clone(fanoutStages), "sum") {
 		name := st
@@ -200,10 +238,37 @@ func writeFanoutTable(out *strings.Builder, flavor string, counts []int, runs ma
 		}
 	}
 	fmt.Fprintf(out, "\ngrowth, time ∝ hosts^b (least squares on log–log of the medians): %s\n", strings.Join(parts, "; "))
+	n := counts[len(counts)-1]
+	var cpu []string
+	for _, st := range fanoutStages {
+		cpu = append(cpu, fmt.Sprintf("%s %.2f / %.1f", st, med(runs[n], func(r fanoutRun) float64 { return r.cpu[st].Self }),
+			med(runs[n], func(r fanoutRun) float64 { return r.cpu[st].Children })))
+	}
+	fmt.Fprintf(out, "\nCPU s at %d hosts by stage, ybbench's own / Terraform + hosts.sh (medians): %s\n", n, strings.Join(cpu, "; "))
 	if flavor == fanoutNone {
 		s := fits["sum"]
 		fmt.Fprintf(out, "\norchestrator fan-out, no-install flavor: time at %d hosts ÷ time at %d hosts = %.2f (goal < 2; up+install+down)\n",
 			counts[len(counts)-1], counts[0], s[len(s)-1]/s[0])
 	}
 	fmt.Fprintln(out)
+}
+
+// writePreflightFailures says in how many runs the preflight failed, and
+// why the first did; the install was timed still.
+func writePreflightFailures(out *strings.Builder, counts []int, runs map[int][]fanoutRun) {
+	failed, total, first := 0, 0, ""
+	for _, n := range counts {
+		for _, r := range runs[n] {
+			total++
+			if r.preflight != "" {
+				failed++
+				if first == "" {
+					first = fmt.Sprintf("%d hosts: %s", n, strings.SplitN(r.preflight, "\n", 2)[0])
+				}
+			}
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(out, "\nthe preflight failed in %d of %d runs (the install timed still; first: %s)\n", failed, total, first)
+	}
 }
