@@ -53,7 +53,7 @@ func providerValid(reg *parts.Registry) string {
 }
 
 // hostsValid says how many hosts of a role the providers that make hosts
-// to the run's counts accept: "1 to 9 (local)".
+// to the run's counts accept: "1 to 32 (local)".
 func hostsValid(reg *parts.Registry, role func(infra.Traits) infra.Range) string {
 	var out []string
 	for _, p := range reg.Available() {

@@ -89,14 +89,14 @@ func TestWarmupZeroMeansNone(t *testing.T) {
 // Every problem of every layer is reported, each naming where its value
 // came from; a value that does not parse is reported once.
 func TestEveryProblemNamesItsSource(t *testing.T) {
-	file := writeSpec(t, "db_hosts: 12\n")
+	file := writeSpec(t, "db_hosts: 40\n")
 	env := map[string]string{"YBBENCH_CLIENT_HOSTS": "0"}
 	s, lerr := Load(CommandLine{File: file, Getenv: func(k string) string { return env[k] },
 		Flags: map[string]string{"records": "abc", "threads": "-1", "profile": "nope"}})
 	_, verr := s.Resolve()
 	got := lerr.Error() + "\n" + verr.Error()
 	for _, want := range []string{`--records: "abc" is not an integer`, "--threads: -1: want ≥ 1", `--profile: unknown profile "nope"`,
-		file + ":1: db_hosts: 12 (want 1 to 9", "YBBENCH_CLIENT_HOSTS: 0 (want 1 to 8)"} {
+		file + ":1: db_hosts: 40 (want 1 to 32", "YBBENCH_CLIENT_HOSTS: 0 (want 1 to 8)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors lack %q:\n%s", want, got)
 		}

@@ -100,12 +100,23 @@ func (p *Provider) Traits() infra.Traits { return ProviderTraits() }
 // ProviderTraits are the local provider's traits, known without making
 // one (the run's settings are validated against them): local hosts are
 // made for the run and destroyed with it, are up (their sshd answers)
-// when Create returns, need root to make, and a cluster holds 1 to 9 db
-// and 1 to 8 client hosts, namespaces sharing one machine's cores.
+// when Create returns, need root to make, and a cluster holds 1 to
+// MaxDBHosts db and 1 to 8 client hosts, namespaces sharing one machine's
+// cores.
 func ProviderTraits() infra.Traits {
 	return infra.Traits{Running: true, NeedsRoot: true,
-		DBHosts: infra.Range{Min: 1, Max: 9}, ClientHosts: infra.Range{Min: 1, Max: 8}}
+		DBHosts: infra.Range{Min: 1, Max: MaxDBHosts}, ClientHosts: infra.Range{Min: 1, Max: 8}}
 }
+
+// MaxDBHosts bounds a local cluster's db hosts as a cloud's are bounded
+// (against a typo, not a limit of the hosts): the names, the veths
+// (hosts.sh: a host's subnet offset in hex) and the default /24 subnet
+// have room for 253 hosts, Check refuses a subnet too small for the
+// count, and the flavors size what grows with it (PostgreSQL's WAL
+// senders). It was 9 until the orchestrator's fan-out was measured over
+// 30 hosts (docs/benchmarks.md); every host still shares this machine's
+// cores and memory.
+const MaxDBHosts = 32
 
 // Plan lists the hosts Create would make (their names come from the
 // counts alone) in a network namespace each, on the spec's subnet.

@@ -40,6 +40,10 @@ func ConfLines(h infra.Host, sock string, port int, replicas int, overrides map[
 		// Each replica's base backup takes two WAL senders (-X stream) and
 		// its streaming one more; replicas are built at the same time.
 		"max_wal_senders": strconv.Itoa(max(10, 3*replicas+2)),
+		// and a temporary replication slot (pg_basebackup makes one by
+		// default): beyond 8 replicas at once, the default 10 slots run
+		// out ("all replication slots are in use").
+		"max_replication_slots": strconv.Itoa(max(10, replicas+2)),
 		// Keep the WAL a concurrent base backup still needs: several fast
 		// checkpoints at once otherwise recycle segments it has not
 		// streamed yet ("requested WAL segment has already been removed").

@@ -164,6 +164,9 @@ func TestQuorumIsAMajorityOfTheNodes(t *testing.T) {
 	if got := strings.Join(ConfLines(infra.Host{PrivateIP: "10.0.0.1"}, "/d", 5433, 8, nil), "\n"); !strings.Contains(got, "max_wal_senders = 26") {
 		t.Errorf("8 replicas built at once need 26 WAL senders: %s", got)
 	}
+	if got := strings.Join(ConfLines(infra.Host{PrivateIP: "10.0.0.1"}, "/d", 5433, 28, nil), "\n"); !strings.Contains(got, "max_replication_slots = 30") {
+		t.Errorf("28 replicas' base backups at once need a temporary slot each: %s", got)
+	}
 }
 
 func TestSettingsAreChecked(t *testing.T) {

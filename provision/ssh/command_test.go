@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +46,7 @@ func TestBootstrapCommandLineHoldsNoValue(t *testing.T) {
 	if strings.Count(bootstrap, "'") != 0 {
 		t.Fatal("the bootstrap must not contain a single quote")
 	}
-	if !strings.HasPrefix(cmd, "exec bash -c '") || !strings.HasSuffix(cmd, "' ybbench") {
+	if !strings.HasPrefix(cmd, "exec bash --norc -c '") || !strings.HasSuffix(cmd, "' ybbench") {
 		t.Fatalf("command %q", cmd)
 	}
 }
@@ -99,6 +101,34 @@ exit 3
 	out, err := cmd.CombinedOutput()
 	if !errors.As(err, &ee) || ee.ExitCode() != 255 || !strings.Contains(string(out), "incomplete environment block") {
 		t.Fatalf("truncated: %v %q", err, out)
+	}
+}
+
+// TestBootstrapReadsTheRCFileOnce runs the bootstrap as sshd would on
+// Debian (a login bash with -c, SSH_CLIENT set, at the top shell level):
+// the user's ~/.bashrc runs at most once, in the login shell, never again
+// in the bash the bootstrap execs (each run cost every command its time).
+func TestBootstrapReadsTheRCFileOnce(t *testing.T) {
+	testenv.Need(t, testenv.OnPath("bash"), "no bash on PATH")
+	home := t.TempDir()
+	runs := filepath.Join(home, "rc-runs")
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("echo x >> "+runs+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	header, err := stdinHeader(nil, "echo ran\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", bootstrapCommand(false))
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SSH_CLIENT=10.0.0.1 40000 22"}
+	cmd.Stdin = bytes.NewReader(header)
+	out, err := cmd.Output()
+	if err != nil || string(out) != "ran\n" {
+		t.Fatalf("bootstrap: %v, stdout %q", err, out)
+	}
+	b, _ := os.ReadFile(runs)
+	if n := strings.Count(string(b), "x"); n > 1 {
+		t.Fatalf("~/.bashrc ran %d times for one command, want at most once (the login shell's)", n)
 	}
 }
 
@@ -170,7 +200,7 @@ func TestSudoCommandLineIsTheFixedOneThroughSudo(t *testing.T) {
 	if sudo != "exec sudo -n -- "+strings.TrimPrefix(plain, "exec ") {
 		t.Fatalf("with sudo %q, without %q: want the same command behind sudo -n --", sudo, plain)
 	}
-	if k := shellCommand(true, killCommand(42, time.Second)); !strings.HasPrefix(k, "exec sudo -n -- bash -c ") {
+	if k := shellCommand(true, killCommand(42, time.Second)); !strings.HasPrefix(k, "exec sudo -n -- bash --norc -c ") {
 		t.Fatalf("the kill of a root command does not go through sudo: %q", k)
 	}
 }

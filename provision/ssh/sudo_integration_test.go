@@ -74,7 +74,7 @@ tr a-z A-Z
 	if strings.Contains(string(ps), hex.EncodeToString(rnd[:])) {
 		t.Fatalf("the value is on a command line:\n%s", ps)
 	}
-	if !strings.Contains(string(ps), "sudo -n -- bash -c") {
+	if !strings.Contains(string(ps), "sudo -n -- bash --norc -c") {
 		t.Fatalf("no command runs through sudo -n:\n%s", ps)
 	}
 	if err := os.WriteFile(proceed, nil, 0o600); err != nil {

@@ -148,6 +148,7 @@ hot_standby = on
 listen_addresses = '10.213.0.2'
 logging_collector = off
 max_connections = 300
+max_replication_slots = 10
 max_wal_senders = 10
 password_encryption = 'scram-sha-256'
 port = 5433

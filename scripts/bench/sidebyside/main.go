@@ -43,7 +43,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics,scale (default all)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics,scale,fanout,agentmem (default all; scale takes fanout and agentmem with it)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -76,7 +76,11 @@ func main() {
 }
 
 func want(section string) bool {
-	return *only == "" || slices.Contains(strings.Split(*only, ","), section)
+	chosen := strings.Split(*only, ",")
+	// The growth curves are one section to a reader: scale takes the
+	// orchestrator's fan-out and the agent's memory with it.
+	grows := (section == "fanout" || section == "agentmem") && slices.Contains(chosen, "scale")
+	return *only == "" || grows || slices.Contains(chosen, section)
 }
 
 // run runs the sections -only names, always in this order, into one
@@ -139,6 +143,8 @@ func run() error {
 		{"sweep", func() error { return sweepSection(out) }},
 		{"metrics", func() error { return metricsSection(out) }},
 		{"scale", func() error { return scaleSection(out) }},
+		{"fanout", func() error { return fanoutSection(out) }},
+		{"agentmem", func() error { return agentmemSection(out) }},
 	} {
 		if want(s.name) {
 			if err := s.run(); err != nil {
