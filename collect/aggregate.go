@@ -18,7 +18,14 @@ import (
 // A directory it cannot describe (no setup.json, a file that does not
 // parse) is an error with no result; a result whose measurements are
 // missing or broken is returned with an error saying what.
-func Aggregate(runDir string) (*Result, error) {
+func Aggregate(runDir string) (*Result, error) { return AggregateSeries(runDir, nil) }
+
+// AggregateSeries is Aggregate that also writes, to series (nil: none),
+// the series the report draws of every phase whose records could be
+// read, made in the same reading of the records as the result: each
+// tick's histogram is decoded once for both. The caller commits series
+// once the result is written.
+func AggregateSeries(runDir string, series *SeriesWriter) (*Result, error) {
 	var setup Setup
 	ok, err := readOptional(filepath.Join(runDir, SetupFile), &setup)
 	if err != nil {
@@ -37,12 +44,12 @@ func Aggregate(runDir string) (*Result, error) {
 	}
 	res := describeRun(runDir, &setup, docs)
 
-	lc := limitContextOf(&setup, res)
+	rr := &runRead{dir: runDir, fig: fig, versions: res.Versions, lc: limitContextOf(&setup, res), series: series}
 	var errs []error
 	measured := 0
 	var runs []workloadFiles // the measured phases' files, for how the load was spread
 	for _, w := range setup.Workloads {
-		m := measureWorkload(runDir, w, setup.Repetitions, res.Baseline, fig, res.Versions, lc)
+		m := rr.measureWorkload(w, setup.Repetitions, res.Baseline)
 		res.Workloads = append(res.Workloads, m.result)
 		measured += m.measured
 		runs = append(runs, m.files...)

@@ -23,10 +23,22 @@ type workloadRead struct {
 	files []workloadFiles
 }
 
+// runRead is what the reading of every workload of a run shares: the run
+// directory, the family's figures, the versions the agents recorded (the
+// ybload and driver versions go there), what the limit attribution
+// reads, and where each phase's series go (nil: nowhere, and none is
+// made).
+type runRead struct {
+	dir      string
+	fig      figures
+	versions map[string]string
+	lc       limitContext
+	series   *SeriesWriter
+}
+
 // measureWorkload reads workload w of a run of the given repetitions (0
-// or 1: none), with its published row of baseline; the ybload and driver
-// versions its agents recorded go into versions.
-func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *BaselineResult, fig figures, versions map[string]string, lc limitContext) workloadRead {
+// or 1: none), with its published row of baseline.
+func (rr *runRead) measureWorkload(w SetupWorkload, repetitions int, baseline *BaselineResult) workloadRead {
 	out := workloadRead{result: WorkloadResult{Name: w.Name, Phases: []PhaseResult{}}}
 	wr := &out.result
 	if baseline != nil {
@@ -39,14 +51,14 @@ func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *
 		}
 	}
 	if repetitions <= 1 {
-		m := measureRepetition(runDir, w, 0, wr.Published, fig, versions, lc)
+		m := rr.measureRepetition(w, 0, wr.Published)
 		wr.DDL = m.ddl
 		wr.takeFigures(&m.rep)
 		out.files = m.files
 		out.add(&m)
 	} else {
 		for k := 1; k <= repetitions; k++ {
-			m := measureRepetition(runDir, w, k, wr.Published, fig, versions, lc)
+			m := rr.measureRepetition(w, k, wr.Published)
 			if m.ddl != "" && wr.DDL == "" {
 				wr.DDL = m.ddl
 			}
@@ -63,10 +75,10 @@ func measureWorkload(runDir string, w SetupWorkload, repetitions int, baseline *
 		wr.takeFigures(&med)
 		wr.Spread = spreadsOf(wr.Repetitions)
 	}
-	wr.Sweep = sweepOf(runDir, w.Name, lc)
+	wr.Sweep = sweepOf(rr.dir, w.Name, rr.lc)
 	if p := MeasuredPhaseOf(wr.Phases); p != nil {
-		wr.ThroughputBasis = fig.basis
-		_, wr.SanityText = fig.sanity(p)
+		wr.ThroughputBasis = rr.fig.basis
+		_, wr.SanityText = rr.fig.sanity(p)
 		if wr.Sanity > 0 {
 			in := within(wr.Sanity, profiles.LittlesLawTolerance)
 			wr.SanityTolerance, wr.SanityWithin = profiles.LittlesLawTolerance, &in
@@ -103,8 +115,9 @@ type repetitionRead struct {
 
 // measureRepetition reads repetition k of a workload (k = 0: the run has
 // no repetitions, and its files carry no repetition in their names): each
-// phase's agents' records merged, and the measured phase's figures.
-func measureRepetition(runDir string, w SetupWorkload, k int, published *profiles.BaselineRow, fig figures, versions map[string]string, lc limitContext) repetitionRead {
+// phase's agents' records merged, and the measured phase's figures; each
+// phase's series, made on the way, goes to rr.series.
+func (rr *runRead) measureRepetition(w SetupWorkload, k int, published *profiles.BaselineRow) repetitionRead {
 	stem := repetition.Stem(w.Name, k)
 	name := w.Name
 	if k > 0 {
@@ -113,13 +126,13 @@ func measureRepetition(runDir string, w SetupWorkload, k int, published *profile
 	var out repetitionRead
 	rep := &out.rep
 	rep.Index, rep.Phases = k, []PhaseResult{}
-	cpuFile, cpuErr := hostcpu.Read(runDir, stem, "run")
+	cpuFile, cpuErr := hostcpu.Read(rr.dir, stem, "run")
 	if cpuErr != nil {
 		out.errs = append(out.errs, fmt.Errorf("%s: the db hosts' CPU: %w", name, cpuErr))
 	}
 	rep.CPU = cpuFrom(cpuFile)
 	for _, ph := range w.Phases {
-		ddl, err := ddlOf(runDir, stem, ph.Name)
+		ddl, err := ddlOf(rr.dir, stem, ph.Name)
 		if err != nil {
 			rep.Problems = append(rep.Problems, err.Error())
 		}
@@ -131,7 +144,10 @@ func measureRepetition(runDir string, w SetupWorkload, k int, published *profile
 		}
 		// Read a tick at a time: the files keep their meta and end
 		// records, for the versions and the note on the load's spread.
-		read := readPhase(runDir, stem, ph.Name)
+		read := readPhase(rr.dir, stem, ph.Name, rr.series != nil)
+		if read.series != nil {
+			rr.series.add(read.series)
+		}
 		if read.readErr != nil {
 			out.errs = append(out.errs, read.readErr)
 			rep.Problems = append(rep.Problems, read.readErr.Error())
@@ -151,18 +167,18 @@ func measureRepetition(runDir string, w SetupWorkload, k int, published *profile
 		pr := PhaseResultOf(merged)
 		for _, f := range files {
 			if v := f.File.Meta.Settings["ybload.version"]; v != "" {
-				versions["ybload"] = v
+				rr.versions["ybload"] = v
 			}
 			if v := f.File.Meta.Settings["ysql.driver"]; v != "" {
-				versions["driver"] = v
+				rr.versions["driver"] = v
 			}
 		}
 		rep.Phases = append(rep.Phases, pr)
 		if ph.Name == MeasuredPhase {
-			rep.Throughput = fig.throughput(&pr)
+			rep.Throughput = rr.fig.throughput(&pr)
 			rep.Comparisons = Compare(published, &pr, rep.Throughput, rep.CPU)
-			rep.Sanity, _ = fig.sanity(&pr)
-			v := limitOf(cpuFile, cpuErr, merged, rep.Throughput, rep.Sanity, lc)
+			rep.Sanity, _ = rr.fig.sanity(&pr)
+			v := limitOf(cpuFile, cpuErr, merged, rep.Throughput, rep.Sanity, rr.lc)
 			rep.Limit = &v
 		}
 	}

@@ -46,37 +46,38 @@ func (mg *merger) tick(af *AgentFile, t *record.Tick) error {
 	if t.Warmup {
 		return nil
 	}
+	h, err := decodeService(mg.dec, af.Path, t)
+	return mg.tickDecoded(af, t, h, err)
+}
+
+// tickDecoded adds a tick whose service times its reader decoded already
+// with the merger's decoder (h, nil without them, or serviceErr, which
+// names the file and the tick): a reader that draws the same tick decodes
+// it once for both. Warm-up ticks do not count.
+func (mg *merger) tickDecoded(af *AgentFile, t *record.Tick, h *hist.Sparse, serviceErr error) error {
+	if t.Warmup {
+		return nil
+	}
 	m := mg.byName[t.Op]
 	if m == nil {
 		m = &Measurement{Name: t.Op, Service: hist.New(), Statuses: map[string]int64{}}
 		mg.byName[t.Op] = m
 	}
-	if err := mg.mergeTick(m, t); err != nil {
-		return fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err)
+	if serviceErr != nil {
+		return serviceErr
 	}
-	return nil
-}
-
-func (mg *merger) mergeTick(m *Measurement, t *record.Tick) error {
-	add := func(dst **hist.Hist, enc string, overflow int64) error {
-		if enc == "" {
-			return nil
+	if h != nil {
+		m.Service.MergeSparse(h)
+	}
+	if t.Response != "" {
+		if m.Response == nil {
+			m.Response = hist.New()
 		}
-		if *dst == nil {
-			*dst = hist.New()
-		}
-		sp, err := mg.dec.Decode(enc, overflow)
+		r, err := mg.dec.Decode(t.Response, t.ResponseOverflow)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: tick %d of %s: %w", af.Path, t.Index, t.Op, err)
 		}
-		(*dst).MergeSparse(sp)
-		return nil
-	}
-	if err := add(&m.Service, t.Service, t.Overflow); err != nil {
-		return err
-	}
-	if err := add(&m.Response, t.Response, t.ResponseOverflow); err != nil {
-		return err
+		m.Response.MergeSparse(r)
 	}
 	m.Errors += t.Errors
 	units := t.Units

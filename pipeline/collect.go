@@ -26,33 +26,55 @@ import (
 var Version = "dev"
 
 // Collect merges every agent's records per workload and phase (adding
-// histograms, never averaging percentiles) into result.json, and writes
-// each agent's records of a phase as an HdrHistogram interval log under
-// hdr/. Both are functions of the run directory alone: the run first
-// writes there what it was asked to measure (setup.json), then
-// collect.Aggregate and collect.WriteHDRLogs read nothing else, so
+// histograms, never averaging percentiles) into result.json, takes what
+// the report draws of them into series.json in the same reading, and
+// writes each agent's records of a phase as an HdrHistogram interval log
+// under hdr/. All are functions of the run directory alone: the run
+// first writes there what it was asked to measure (setup.json), then
+// collect.AggregateSeries and collect.WriteHDRLogs read nothing else, so
 // `ybbench collect` makes them again from a finished run.
 func (r *Run) Collect(ctx context.Context) error {
-	return r.step("collect", "merge the agents' records into result.json; HDR interval logs under hdr/", nil, func() (map[string]string, error) {
-		res, err := r.collect()
+	return r.step("collect", "merge the agents' records into result.json; the report's series into series.json, HDR interval logs under hdr/", nil, func() (map[string]string, error) {
+		// A series.json that cannot be written costs the report its
+		// speed, not the result: the report draws from the records then.
+		series, serr := collect.CreateSeries(r.dir)
+		if serr != nil {
+			serr = exitcode.Wrap(exitcode.Tool, fmt.Errorf("series: %w", serr))
+		}
+		res, err := r.collect(series)
 		if res == nil {
-			return nil, err
+			if series != nil {
+				series.Abort()
+			}
+			return nil, errors.Join(err, serr)
 		}
 		if werr := collect.WriteResult(filepath.Join(r.dir, ResultFile), res); werr != nil {
+			if series != nil {
+				series.Abort()
+			}
 			return nil, errors.Join(err, exitcode.Wrap(exitcode.Tool, werr))
 		}
-		// The logs come after result.json: a record file they cannot read
-		// was already reported by Aggregate, and no log lacks a result.
+		// series.json is put in place after result.json, which it never
+		// goes without; the logs come after it too: a record file they
+		// cannot read was already reported by Aggregate, and no log lacks
+		// a result.
+		if series != nil {
+			if cerr := series.Commit(); cerr != nil {
+				serr = exitcode.Wrap(exitcode.Tool, cerr)
+			}
+		}
 		logs, lerr := collect.WriteHDRLogs(r.dir)
 		details := map[string]string{"hdr_logs": strconv.Itoa(len(logs))}
 		if lerr != nil {
 			lerr = exitcode.Wrap(exitcode.Tool, fmt.Errorf("hdr interval logs: %w", lerr))
 		}
-		return details, errors.Join(err, lerr)
+		return details, errors.Join(err, serr, lerr)
 	})
 }
 
-func (r *Run) collect() (*collect.Result, error) {
+// collect writes setup.json and merges the run's records into its
+// result, and the report's series into series (nil: none).
+func (r *Run) collect(series *collect.SeriesWriter) (*collect.Result, error) {
 	setup, err := r.setup()
 	if err != nil {
 		return nil, err
@@ -60,7 +82,7 @@ func (r *Run) collect() (*collect.Result, error) {
 	if err := collect.WriteSetup(filepath.Join(r.dir, collect.SetupFile), setup); err != nil {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}
-	res, err := collect.Aggregate(r.dir)
+	res, err := collect.AggregateSeries(r.dir, series)
 	if res == nil {
 		return nil, exitcode.Wrap(exitcode.Tool, err)
 	}

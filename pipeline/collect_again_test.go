@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/pipeline"
 )
 
 // Collecting a run again gives the same result.json, byte for byte: the
 // commands that worked on the run after it was made (a second `ybbench
-// collect`) are kept in invocations.json, not in the result.
+// collect`) are kept in invocations.json, not in the result. series.json
+// is the same again too.
 func TestCollectAgainGivesTheSameResult(t *testing.T) {
 	fr := executeFake(t, nil)
 	if fr.err != nil {
@@ -24,7 +26,7 @@ func TestCollectAgainGivesTheSameResult(t *testing.T) {
 	}
 	// Collect twice as two later commands would (reopened, their own
 	// command lines), each reading the run directory alone.
-	collectAgain := func(args ...string) []byte {
+	collectAgain := func(args ...string) (result, series []byte) {
 		t.Helper()
 		deps := fr.deps
 		deps.Args = args
@@ -40,16 +42,23 @@ func TestCollectAgainGivesTheSameResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return b
+		s, err := os.ReadFile(filepath.Join(dir, collect.SeriesFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, s
 	}
-	first := collectAgain("ybbench", "collect", "--run", dir)
+	first, firstSeries := collectAgain("ybbench", "collect", "--run", dir)
 	invBefore, err := os.ReadFile(filepath.Join(dir, pipeline.InvocationsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := collectAgain("ybbench", "collect", "--run", filepath.Base(dir), "--runs-dir", filepath.Dir(dir))
+	second, secondSeries := collectAgain("ybbench", "collect", "--run", filepath.Base(dir), "--runs-dir", filepath.Dir(dir))
 	if !bytes.Equal(first, second) {
 		t.Errorf("result.json changed when collected again:\n%s", lineDiff(string(first), string(second)))
+	}
+	if !bytes.Equal(firstSeries, secondSeries) {
+		t.Errorf("series.json changed when collected again:\n%s", lineDiff(string(firstSeries), string(secondSeries)))
 	}
 	// The second collect is on record, where the history is kept.
 	invAfter, err := os.ReadFile(filepath.Join(dir, pipeline.InvocationsFile))

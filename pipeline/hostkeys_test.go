@@ -136,7 +136,7 @@ func TestAcceptNewHostKeysRecorded(t *testing.T) {
 			t.Errorf("up details %s.host_key_source = %q, want %q", h, got, inventory.AcceptedOnFirstUse)
 		}
 	}
-	res, _ := r.collect() // no agent records: an error, but the result is there
+	res, _ := r.collect(nil) // no agent records: an error, but the result is there
 	if len(res.Hosts) != 2 || res.Hosts[0].HostKeySource != inventory.AcceptedOnFirstUse || !res.Environment.AcceptNewHostKeys {
 		t.Errorf("result hosts %+v, environment %+v", res.Hosts, res.Environment)
 	}

@@ -73,7 +73,7 @@ func TestCollectWithoutRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := r.collect()
+	out, err := r.collect(nil)
 	if err == nil || exitcode.Of(err) != exitcode.Workload || !strings.Contains(err.Error(), "nothing was measured") {
 		t.Fatalf("collect: %v (exit %d), want a workload error saying nothing was measured", err, exitcode.Of(err))
 	}

@@ -70,10 +70,12 @@ type Table struct {
 }
 
 // Build reads a run directory into a Page: result.json (required),
-// verdict.json (when present), the agents' record files and the CPU files.
-// Only an unreadable result or verdict is an error: a record or CPU file
-// that cannot be read is named in its workload's Problems and the rest of
-// the page is drawn, as the collector merged the rest.
+// verdict.json (when present), series.json (what collect took from the
+// agents' records for the charts; the records themselves for a run
+// collected before it) and the CPU files. Only an unreadable result or
+// verdict is an error: a record or CPU file that cannot be read is named
+// in its workload's Problems and the rest of the page is drawn, as the
+// collector merged the rest.
 func Build(runDir string) (*Page, error) {
 	raw, err := os.ReadFile(filepath.Join(runDir, ResultFile))
 	if err != nil {
@@ -93,8 +95,13 @@ func Build(runDir string) (*Page, error) {
 	if v != nil {
 		p.Verdict = verdictOf(v)
 	}
-	// The workloads are read side by side: decoding every tick's
-	// histogram is the page's cost.
+	// A series.json that cannot be drawn from (another schema, cut off)
+	// is passed over: the records it was made from are drawn from
+	// instead, as for a run collected before collect wrote it.
+	series, _ := collect.ReadSeries(runDir)
+	// The workloads are built side by side: a page drawn from the records
+	// (a run collected before series.json) decodes every tick's
+	// histogram, and that is its cost.
 	p.Workloads = make([]Workload, len(res.Workloads))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -102,7 +109,7 @@ func Build(runDir string) (*Page, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p.Workloads[i] = workloadOf(runDir, &res.Workloads[i])
+			p.Workloads[i] = workloadOf(runDir, &res.Workloads[i], series)
 		})
 	}
 	wg.Wait()
@@ -131,10 +138,10 @@ func readVerdict(path string) (*verdict.Verdict, error) {
 
 // workloadOf builds a workload's section; a record or CPU file it cannot
 // read is named in its problems and the rest is drawn.
-func workloadOf(runDir string, w *collect.WorkloadResult) Workload {
+func workloadOf(runDir string, w *collect.WorkloadResult, series *collect.Series) Workload {
 	out := Workload{Name: w.Name, Repetitions: len(w.Repetitions),
 		Spread: spreadTable(w), Published: publishedTable(w)}
-	runs, err := timeSeriesOf(runDir, w)
+	runs, err := timeSeriesOf(runDir, w, series)
 	out.Charts = append(out.Charts, throughputChart(w.Name, runs), latencyChart(w.Name, runs))
 	out.Charts = append(out.Charts, spectrumChart(w, runs))
 	cpu, cerr := cpuChart(runDir, w)

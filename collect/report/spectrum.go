@@ -2,18 +2,13 @@ package report
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/ybbench/ybbench/collect"
-	"github.com/ybbench/ybbench/record/hist"
 )
 
 // SpectrumQuantiles are the quantiles of each operation's latency
-// spectrum, spread evenly on the nines axis up to 99.999%; where a
-// histogram holds fewer measurements than a quantile resolves, its value is
-// the histogram's maximum.
-var SpectrumQuantiles = []float64{0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99995, 0.99999}
+// spectrum (collect computes its values, in series.json).
+var SpectrumQuantiles = collect.SpectrumQuantiles
 
 // measuredPhase is the phase the figures of a result come from.
 const measuredPhase = "run"
@@ -27,9 +22,9 @@ func spectrumChart(w *collect.WorkloadResult, runs []run) Chart {
 	if w.MedianRepetition > 0 {
 		c.Title += fmt.Sprintf(" (median repetition, r%d)", w.MedianRepetition)
 	}
-	var ops map[string]*hist.Hist
+	var ops []collect.SpectrumOp
 	for _, r := range runs {
-		if r.Spectrum != nil {
+		if r.Spectral {
 			ops = r.Spectrum
 		}
 	}
@@ -37,15 +32,15 @@ func spectrumChart(w *collect.WorkloadResult, runs []run) Chart {
 		c.Note = "no tick records of the " + measuredPhase + " phase in the run directory"
 		return c
 	}
-	for _, name := range slices.Sorted(maps.Keys(ops)) {
-		h := ops[name]
-		if h.Count() == 0 {
+	// By operation name, as series.json keeps them.
+	for _, op := range ops {
+		if op.Count == 0 {
 			continue
 		}
-		s := Series{Name: name}
-		for _, q := range SpectrumQuantiles {
+		s := Series{Name: op.Op}
+		for i, q := range SpectrumQuantiles {
 			s.X = append(s.X, q)
-			s.Y = append(s.Y, float64(h.Percentile(100*q))/1000)
+			s.Y = append(s.Y, float64(op.US[i])/1000)
 		}
 		c.Series = append(c.Series, s)
 	}

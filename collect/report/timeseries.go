@@ -6,12 +6,11 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/collect"
-	"github.com/ybbench/ybbench/record/hist"
 	"github.com/ybbench/ybbench/record/repetition"
 )
 
 // run is one run of a workload's phases (the workload's own, or one
-// repetition's), as time series over its ticks.
+// repetition's), as time series over its intervals.
 type run struct {
 	Name   string // "" for a workload without repetitions, else r1, r2, …
 	Points []tickPoint
@@ -19,11 +18,11 @@ type run struct {
 	// begins: nothing was measured between the phases.
 	Breaks []int
 	Bands  []Band
-	// Spectrum is each operation's service times over the measured
-	// phase's ticks after warm-up, merged over the agents, as
-	// collect.Merge merges them; kept only for the run the spectrum is
-	// drawn from.
-	Spectrum map[string]*hist.Hist
+	// Spectral marks the run the spectrum is drawn from (the workload's
+	// figures', its median repetition when repeated); Spectrum is its
+	// measured phase's spectrum, per operation.
+	Spectral bool
+	Spectrum []collect.SpectrumOp
 }
 
 // tickPoint is one interval of a phase, summed over agents and operations.
@@ -33,17 +32,15 @@ type tickPoint struct {
 	P50, P99   float64 // ms, over every operation
 }
 
-// timeSeriesOf reads the tick records of a workload's phases, or of each
-// of its repetitions. Each tick is decoded once: the spectrum of the
-// workload's figures (its median repetition's) is merged on the way. The
-// records are read a tick at a time, so that a run of hours costs its
-// charts' points, not its ticks.
-func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
+// timeSeriesOf takes the series of a workload's phases, or of each of its
+// repetitions, from series.json (series); a phase it does not hold (a
+// run collected before collect wrote the file) is read from its records
+// by collect's own reading, which then decodes every tick once.
+func timeSeriesOf(runDir string, w *collect.WorkloadResult, series *collect.Series) ([]run, error) {
 	var out []run
 	var errs []error
-	dec := hist.NewDecoder()
 	if len(w.Repetitions) == 0 {
-		r, err := runOf("", w.Phases, true, runDir, w.Name, dec)
+		r, err := runOf("", w.Phases, true, runDir, w.Name, series)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", w.Name, err))
 		}
@@ -53,7 +50,7 @@ func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 		return out, errors.Join(errs...)
 	}
 	for _, rep := range w.Repetitions {
-		r, err := runOf(fmt.Sprintf("r%d", rep.Index), rep.Phases, rep.Index == w.MedianRepetition, runDir, repetition.Stem(w.Name, rep.Index), dec)
+		r, err := runOf(fmt.Sprintf("r%d", rep.Index), rep.Phases, rep.Index == w.MedianRepetition, runDir, repetition.Stem(w.Name, rep.Index), series)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s r%d: %w", w.Name, rep.Index, err))
 		}
@@ -64,72 +61,54 @@ func timeSeriesOf(runDir string, w *collect.WorkloadResult) ([]run, error) {
 	return out, errors.Join(errs...)
 }
 
-// runOf turns the record files of each phase (named by stem) into points,
-// one per tick index, timed from the earliest agent's start of the first
-// phase; with spectrum, it keeps the measured phase's histograms per
-// operation.
-func runOf(name string, phases []collect.PhaseResult, spectrum bool, runDir, stem string, dec *hist.Decoder) (run, error) {
-	r := run{Name: name}
-	if spectrum {
-		r.Spectrum = map[string]*hist.Hist{}
-	}
+// runOf turns the series of each phase (named by stem) into points, one
+// per interval, timed from the earliest agent's start of the first
+// phase; with spectral, it keeps the measured phase's spectrum.
+func runOf(name string, phases []collect.PhaseResult, spectral bool, runDir, stem string, series *collect.Series) (run, error) {
+	r := run{Name: name, Spectral: spectral}
 	var origin time.Time
 	var errs []error
 	for _, ph := range phases {
-		ps := phaseOf(runDir, stem, ph.Phase, &phaseReader{dec: dec, measured: spectrum && ph.Phase == measuredPhase})
-		errs = append(errs, ps.errs...)
-		if !ps.origin.IsZero() && (origin.IsZero() || ps.origin.Before(origin)) {
-			origin = ps.origin
+		measured := spectral && ph.Phase == measuredPhase
+		sp := series.Phase(stem, ph.Phase)
+		if sp == nil {
+			sp = collect.PhaseSeriesOf(runDir, stem, ph.Phase, measured)
 		}
-		for op, h := range ps.spectrum {
-			if sh := r.Spectrum[op]; sh != nil {
-				sh.Merge(h)
-			} else {
-				r.Spectrum[op] = h
-			}
+		errs = append(errs, sp.Errors()...)
+		if sp.Origin != nil && (origin.IsZero() || sp.Origin.Before(origin)) {
+			origin = *sp.Origin
 		}
-		r.addPhase(ph.Phase, origin, ps.intervals)
+		if measured {
+			r.Spectrum = append(r.Spectrum, sp.Spectrum...)
+		}
+		r.addPhase(ph.Phase, origin, sp.Intervals())
 	}
 	return r, errors.Join(errs...)
 }
 
-// phaseOf reads a phase's files a tick at a time, side by side, or whole
-// when they cannot be read so.
-func phaseOf(runDir, stem, phase string, pr *phaseReader) phaseSeries {
-	streams, err := collect.OpenRecordStreams(runDir, stem, phase)
-	if err == nil {
-		ps, err := pr.stream(streams)
-		collect.CloseRecordStreams(streams)
-		if err == nil {
-			return ps
-		}
-	}
-	return pr.whole(collect.AgentFiles(runDir, stem, phase))
-}
-
 // addPhase adds a phase's intervals as points, its span and warm-up as
 // bands.
-func (r *run) addPhase(phase string, origin time.Time, ivs []interval) {
+func (r *run) addPhase(phase string, origin time.Time, ivs []collect.Interval) {
 	if len(ivs) == 0 {
 		return
 	}
 	first, last := ivs[0], ivs[len(ivs)-1]
-	r.Bands = append(r.Bands, Band{Label: phase, From: secondsFrom(origin, first.start), To: secondsFrom(origin, last.end)})
+	r.Bands = append(r.Bands, Band{Label: phase, From: secondsFrom(origin, first.Start), To: secondsFrom(origin, last.End)})
 	if len(r.Points) > 0 {
 		r.Breaks = append(r.Breaks, len(r.Points))
 	}
 	var warm *Band
 	for _, iv := range ivs {
-		r.Points = append(r.Points, tickPoint{At: secondsFrom(origin, iv.end), Throughput: iv.rate,
-			P50: float64(iv.p50) / 1000, P99: float64(iv.p99) / 1000})
-		if !iv.warmup {
+		r.Points = append(r.Points, tickPoint{At: secondsFrom(origin, iv.End), Throughput: iv.Rate,
+			P50: float64(iv.P50US) / 1000, P99: float64(iv.P99US) / 1000})
+		if !iv.Warmup {
 			continue
 		}
 		if warm == nil {
-			r.Bands = append(r.Bands, Band{Label: phase + " warm-up", From: secondsFrom(origin, iv.start), Warmup: true})
+			r.Bands = append(r.Bands, Band{Label: phase + " warm-up", From: secondsFrom(origin, iv.Start), Warmup: true})
 			warm = &r.Bands[len(r.Bands)-1]
 		}
-		warm.To = secondsFrom(origin, iv.end)
+		warm.To = secondsFrom(origin, iv.End)
 	}
 }
 

@@ -4,7 +4,7 @@
 // CPU time and peak RSS from the process alone.
 //
 //	scaleprobe gen -dir D [-workloads 6 -reps 3 -agents 2 -ops 6 -load-ticks 10 -run-ticks 60 -warm-ticks 5 -per-tick 50 -schedule]
-//	scaleprobe collect -dir D   result.json and the HDR logs, as ybbench collect writes them
+//	scaleprobe collect -dir D   result.json, series.json and the HDR logs, as ybbench collect writes them
 //	scaleprobe report -dir D    report.md, report.html and report-csv/, as ybbench report writes them
 package main
 
@@ -59,13 +59,20 @@ func main() {
 }
 
 // collectRun is ybbench collect's work on a run directory whose setup.json
-// is written: the result, then the HDR interval logs.
+// is written: the result and, in the same reading of the records, the
+// report's series, then the HDR interval logs.
 func collectRun(dir string) error {
-	res, err := collect.Aggregate(dir)
+	series, err := collect.CreateSeries(dir)
+	if err != nil {
+		return err
+	}
+	res, err := collect.AggregateSeries(dir, series)
 	if res == nil {
+		series.Abort()
 		return err
 	}
 	werr := collect.WriteResult(filepath.Join(dir, pipeline.ResultFile), res)
+	serr := series.Commit()
 	_, lerr := collect.WriteHDRLogs(dir)
-	return errors.Join(err, werr, lerr)
+	return errors.Join(err, werr, serr, lerr)
 }
