@@ -44,7 +44,7 @@ func sweepMarkdown(w *WorkloadResult) string {
 			s.Achieved/s.Target, 100*s.Late, s.Errors, ms(s.P50), ms(s.P95), ms(s.P99), ms(s.P999), mdText(s.LimitedBy), mdText(counts))
 	}
 	fmt.Fprintf(&b, "\nA step counts when it achieved ≥ %g of its target with ≤ %g%% late starts; the knee is the highest step at ≥ %g of its target and within the SLO; the bracket around it is bisected to %g%% of the saturation throughput, and a final step repeats it.\n\n",
-		sweep.MinAchieved, 100*sweep.MaxLate, sweep.GoodAchieved, 100*sweep.Resolution)
+		sweep.MinAchieved, 100*sweep.MaxLate, sweep.GoodAchieved, 100*sweep.Plan{Resolution: sw.Resolution}.Bisection())
 	for _, p := range sw.Problems {
 		fmt.Fprintf(&b, "- %s\n", mdText(p))
 	}

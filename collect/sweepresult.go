@@ -12,10 +12,13 @@ type SweepResult struct {
 	Fractions  []float64 `json:"fractions"`
 	// SLOP99 is the p99 bound (µs) the steps were held to; SLOGiven says
 	// whether slo_p99 gave it (else twice the lowest step's p99).
-	SLOP99   float64      `json:"slo_p99_us"`
-	SLOGiven bool         `json:"slo_given"`
-	Steps    []sweep.Step `json:"steps"`
-	Knee     *sweep.Knee  `json:"knee,omitempty"`
+	SLOP99   float64 `json:"slo_p99_us"`
+	SLOGiven bool    `json:"slo_given"`
+	// Resolution is the share of the saturation throughput the knee's
+	// bracket was bisected to.
+	Resolution float64      `json:"resolution"`
+	Steps      []sweep.Step `json:"steps"`
+	Knee       *sweep.Knee  `json:"knee,omitempty"`
 	// MaxSustainable is the knee's achieved throughput, which gates read
 	// as max_sustainable_throughput.
 	MaxSustainable float64 `json:"max_sustainable_throughput,omitempty"`
@@ -39,7 +42,7 @@ func sweepOf(runDir, w string, lc limitContext) *SweepResult {
 		return out
 	}
 	plan := f.Plan()
-	out.Saturation, out.Fractions, out.SLOGiven = f.Saturation, f.Fractions, f.SLOP99 > 0
+	out.Saturation, out.Fractions, out.SLOGiven, out.Resolution = f.Saturation, f.Fractions, f.SLOP99 > 0, plan.Bisection()
 	out.Steps = append(out.Steps, steps...)
 	out.SLOP99 = plan.SLO(steps)
 	out.Knee = sweep.KneeOf(steps, out.SLOP99)

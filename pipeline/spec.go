@@ -70,6 +70,9 @@ type Spec struct {
 	Sweep          bool          `yaml:"sweep" json:"sweep,omitempty"`
 	SweepFractions []string      `yaml:"sweep_fractions" json:"sweep_fractions,omitempty"`
 	SLOP99         time.Duration `yaml:"slo_p99" json:"slo_p99,omitempty"`
+	// SweepResolution is the share (percent) of the run's throughput the
+	// bisection narrows the knee's bracket to (empty: 2).
+	SweepResolution string `yaml:"sweep_resolution" json:"sweep_resolution,omitempty"`
 	// LateAfter is the pacer's tolerance for a late start (ybload's
 	// ybload.late.after), given to YCSB agents when not the default.
 	LateAfter time.Duration `yaml:"late_after" json:"late_after,omitempty"`

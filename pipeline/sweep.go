@@ -37,7 +37,7 @@ func (r *Run) sweepWorkload(ctx, stop context.Context, w string, clients []infra
 		if err != nil {
 			return exitcode.Wrap(exitcode.Workload, fmt.Errorf("sweep of %s: %w", w, err))
 		}
-		f = &sweep.File{Workload: w, Saturation: merged.Throughput, Fractions: plan.Fractions, SLOP99: plan.SLOP99}
+		f = &sweep.File{Workload: w, Saturation: merged.Throughput, Fractions: plan.Fractions, SLOP99: plan.SLOP99, Resolution: plan.Resolution}
 	}
 	if f.Saturation <= 0 {
 		return exitcode.Errorf(exitcode.Workload, "sweep of %s: the run phase measured no throughput to take fractions of", w)

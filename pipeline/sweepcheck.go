@@ -24,6 +24,13 @@ func (s *Spec) sweepPlan() (sweep.Plan, error) {
 			p.Fractions = append(p.Fractions, v)
 		}
 	}
+	if r := strings.TrimSpace(s.SweepResolution); r != "" {
+		v, err := strconv.ParseFloat(r, 64)
+		if err != nil || v <= 0 {
+			return p, fmt.Errorf("sweep_resolution: %q is not a number above 0 (percent of the run's throughput)", r)
+		}
+		p.Resolution = v / 100
+	}
 	return p, p.Check()
 }
 
@@ -32,7 +39,7 @@ func (s *Spec) sweepPlan() (sweep.Plan, error) {
 func (s *Spec) checkSweep(p *profiles.Profile) []error {
 	if !s.Sweep {
 		var errs []error
-		names := []string{"sweep_fractions", "slo_p99"}
+		names := []string{"sweep_fractions", "sweep_resolution", "slo_p99"}
 		if p.Family != "ycsb" {
 			// Only YCSB runs a paced phase of its own (a target in
 			// agent_properties); the other families are paced in sweep
@@ -52,8 +59,10 @@ func (s *Spec) checkSweep(p *profiles.Profile) []error {
 	}
 	if _, err := s.sweepPlan(); err != nil {
 		name := "sweep_fractions"
-		if strings.HasPrefix(err.Error(), "slo_p99") {
-			name = "slo_p99"
+		for _, n := range []string{"slo_p99", "sweep_resolution"} {
+			if strings.HasPrefix(err.Error(), n) {
+				name = n
+			}
 		}
 		errs = append(errs, fmt.Errorf("%s: %s", s.where(name), strings.TrimPrefix(err.Error(), name+": ")))
 	}
@@ -84,6 +93,6 @@ func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 	extended := per + s.Params.Duration
 	total := time.Duration(len(s.Workloads)*steps/2) * (per + extended)
 	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v (of them at most %d extended, %v each) per workload (%v in all, at most)",
-		plan.Fractions, 100*sweep.Resolution, steps, per, steps/2, extended, total)
+		plan.Fractions, 100*plan.Bisection(), steps, per, steps/2, extended, total)
 	return sweepPlanBound{stage: PlanStage{Stage: "sweep", What: what}, seconds: total.Seconds()}, true
 }

@@ -50,3 +50,46 @@ func TestPlanShowsSweepBound(t *testing.T) {
 		t.Errorf("the sweep's stage: %q", line)
 	}
 }
+
+// sweep_resolution narrows the plan's bound (fractions up to 100% at 10%:
+// 2 × (2 + 4 bisections + 1) = 14 steps), is refused without a sweep and
+// when not a number above 0, each refusal naming the setting.
+func TestSweepResolutionSetting(t *testing.T) {
+	s := Defaults()
+	s.Profile, s.Workloads, s.Sweep = "ycsb-ysql", []string{"workloadc"}, true
+	s.SweepFractions, s.SweepResolution = []string{"20", "100"}, "10"
+	r, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := MakePlan(r, planDeps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, st := range pl.Stages {
+		if st.Stage == "sweep" {
+			line = st.What
+		}
+	}
+	if !strings.Contains(line, "bisected to 10% of it") || !strings.Contains(line, "at most 14 steps") {
+		t.Errorf("the sweep's stage: %q", line)
+	}
+	for _, tc := range []struct {
+		sweep bool
+		value string
+		want  string
+	}{
+		{false, "10", "sweep_resolution"},
+		{true, "ten", "sweep_resolution"},
+		{true, "0", "sweep_resolution"},
+		{true, "150", "sweep_resolution"},
+	} {
+		s := Defaults()
+		s.Profile, s.Workloads, s.Sweep, s.SweepResolution = "ycsb-ysql", []string{"workloadc"}, tc.sweep, tc.value
+		_, err := s.Resolve()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("sweep %v, sweep_resolution %q: %v", tc.sweep, tc.value, err)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"github.com/ybbench/ybbench/collect/report/reporttest"
 	"github.com/ybbench/ybbench/collect/verdict"
 	"github.com/ybbench/ybbench/internal/testenv"
@@ -109,10 +110,14 @@ func regressionsOf(t *testing.T, store string) []struct {
 	return doc.Analyses
 }
 
+// build is the scenario's name of its i-th build.
+func build(i int) string { return fmt.Sprintf("b%02d", i) }
+
 // checkRegression asserts that a store's workload C throughput has its
-// change point at build b08, for the worse, and that the history gate of
-// build b12's run on it fails (exit 99), naming the change point.
-func checkRegression(t *testing.T, store, gate, dir12 string) {
+// change point at the first held build, for the worse, and that the
+// history gate of the last build's run on it fails (exit 99), naming the
+// change point.
+func checkRegression(t *testing.T, store, gate, lastDir string) {
 	t.Helper()
 	analysed, found := false, false
 	for _, a := range regressionsOf(t, store) {
@@ -121,31 +126,42 @@ func checkRegression(t *testing.T, store, gate, dir12 string) {
 		}
 		analysed = true
 		for _, c := range a.Change {
-			found = found || (c.FirstBad.ID == "b08" && c.LastGood.ID == "b07" && c.Worse)
+			found = found || (c.FirstBad.ID == build(firstSlow) && c.LastGood.ID == build(firstSlow-1) && c.Worse)
 		}
 		if !found {
 			show := ybbench(t, "history", "show", "ycsb-ysql/workloadc", "--history-url", store)
-			t.Errorf("%s: the throughput's change points %+v do not name b08:\n%s", store, a.Change, show.stdout)
+			t.Errorf("%s: the throughput's change points %+v do not name %s:\n%s", store, a.Change, build(firstSlow), show.stdout)
 		}
 	}
 	if !analysed {
 		t.Errorf("%s: no throughput analysis", store)
 	}
-	r := ybbench(t, "gate", "--run", dir12, "--gate", gate, "--history-url", store)
+	r := ybbench(t, "gate", "--run", lastDir, "--gate", gate, "--history-url", store)
 	var v verdict.Verdict
-	b, _ := os.ReadFile(filepath.Join(dir12, verdict.VerdictFile))
+	b, _ := os.ReadFile(filepath.Join(lastDir, verdict.VerdictFile))
 	json.Unmarshal(b, &v)
-	if r.code != 99 || v.Outcome != verdict.Fail || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad.ID != "b08" {
-		t.Errorf("%s: the history gate of b12: exit %d, verdict %+v", store, r.code, v.Gates)
+	if r.code != 99 || v.Outcome != verdict.Fail || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad.ID != build(firstSlow) {
+		t.Errorf("%s: the history gate of %s: exit %d, verdict %+v", store, build(historyBuilds), r.code, v.Gates)
 	}
 }
 
 // The release-qualification scenario: twelve short local runs of one
 // profile recorded under twelve builds into a PostgreSQL history store,
-// the database held to a tenth of a core from the eighth on. The
-// history names build b08; the twelfth run, gated on its series' history,
-// exits 99 naming it. The same runs imported into the embedded store and
-// into S3 (moto) give the same change point and the same verdict.
+// the database held to a tenth of a core from the eighth on. The history
+// names build b08; the twelfth run, gated on its series' history, exits
+// 99 naming it. The same runs imported into the embedded store and into
+// S3 (moto) give the same change point and the same verdict.
+//
+// historyBuilds and firstSlow are the scenario's builds and the first
+// held one. Seven and five: the held runs here measured about a third of
+// the others' throughput, each side within ±11%; at that spread the
+// change-point test finds the step at its build every time with 7+5
+// builds in 500 simulated series, but 372 times with 5+3 and 498 with 6+4.
+const (
+	historyBuilds = 12
+	firstSlow     = 8
+)
+
 func TestE2EHistoryRegression(t *testing.T) {
 	store := ownDatabase(t)
 	gate := filepath.Join(t.TempDir(), "gate.yaml")
@@ -153,27 +169,35 @@ func TestE2EHistoryRegression(t *testing.T) {
 		t.Fatal(err)
 	}
 	var dirs []string
-	for i := 1; i <= 12; i++ {
+	for i := 1; i <= historyBuilds; i++ {
 		var extra []string
-		if i == 12 {
+		if i == historyBuilds {
 			extra = []string{"--gate", gate}
 		}
-		dir, code := historyRun(t, i, store, i >= 8, extra...)
+		dir, code := historyRun(t, i, store, i >= firstSlow, extra...)
 		want := 0
-		if i == 12 {
+		if i == historyBuilds {
 			want = 99
 		}
 		if code != want {
 			t.Fatalf("build b%02d: exit %d, want %d", i, code, want)
 		}
 		dirs = append(dirs, dir)
+		if i == 1 {
+			checkConcurrencyLimited(t, dir)
+		}
+	}
+	last := dirs[len(dirs)-1]
+	// The result names its build (and is what the schema says).
+	if res := readRunResult(t, last); res.Build == nil || res.Build.ID != build(historyBuilds) || res.Build.Time == nil {
+		t.Errorf("the last run's result.json names its build %+v, want %s with its time", res.Build, build(historyBuilds))
 	}
 	var v verdict.Verdict
-	b, _ := os.ReadFile(filepath.Join(dirs[11], verdict.VerdictFile))
-	if err := json.Unmarshal(b, &v); err != nil || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad.ID != "b08" {
-		t.Errorf("run b12's verdict: %+v %v", v.Gates, err)
+	b, _ := os.ReadFile(filepath.Join(last, verdict.VerdictFile))
+	if err := json.Unmarshal(b, &v); err != nil || v.Gates[0].ChangePoint == nil || v.Gates[0].ChangePoint.FirstBad.ID != build(firstSlow) {
+		t.Errorf("the last run's verdict: %+v %v", v.Gates, err)
 	}
-	checkRegression(t, store, gate, dirs[11])
+	checkRegression(t, store, gate, last)
 	checkTrendPage(t, store)
 
 	embedded := "sqlite:" + filepath.Join(t.TempDir(), "history.db")
@@ -183,13 +207,13 @@ func TestE2EHistoryRegression(t *testing.T) {
 	}
 	for _, other := range []string{embedded, "s3://qualification/ybbench"} {
 		r := ybbench(t, append([]string{"history", "import", "--history-url", other}, dirs...)...)
-		if r.code != 0 || !strings.Contains(r.stdout, "12 of 12 run(s) added") {
+		if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("%d of %d run(s) added", historyBuilds, historyBuilds)) {
 			t.Fatalf("import into %s: exit %d\n%s%s", other, r.code, r.stdout, r.stderr)
 		}
-		if again := ybbench(t, append([]string{"history", "import", "--history-url", other}, dirs...)...); !strings.Contains(again.stdout, "0 of 12 run(s) added") {
+		if again := ybbench(t, append([]string{"history", "import", "--history-url", other}, dirs...)...); !strings.Contains(again.stdout, fmt.Sprintf("0 of %d run(s) added", historyBuilds)) {
 			t.Errorf("importing twice into %s added something:\n%s", other, again.stdout)
 		}
-		checkRegression(t, other, gate, dirs[11])
+		checkRegression(t, other, gate, last)
 	}
 }
 
@@ -208,7 +232,7 @@ func s3ForMoto(t *testing.T) *s3.Client {
 // checkTrendPage renders the store's trend page of workload C and opens it
 // in headless Chromium: it loads with no console problem and no request
 // but its own; the throughput chart has a point per build and the change
-// point marked at b08, for the worse.
+// point marked at the first held build, for the worse.
 func checkTrendPage(t *testing.T, store string) {
 	t.Helper()
 	page := filepath.Join(t.TempDir(), "trend.html")
@@ -229,14 +253,31 @@ func checkTrendPage(t *testing.T, store string) {
 		if !strings.HasSuffix(c.ID, "-throughput") {
 			continue
 		}
-		if len(c.Legend) == 0 || c.Legend[0].Points != 12 {
-			t.Errorf("chart %s: legend %+v, want a line of 12 builds", c.ID, c.Legend)
+		if len(c.Legend) == 0 || c.Legend[0].Points != historyBuilds {
+			t.Errorf("chart %s: legend %+v, want a line of %d builds", c.ID, c.Legend, historyBuilds)
 		}
 		for _, m := range c.Marks {
-			marked = marked || (strings.HasPrefix(m.Label, "b08") && m.Worse)
+			marked = marked || (strings.HasPrefix(m.Label, build(firstSlow)) && m.Worse)
 		}
 	}
 	if !marked {
-		t.Errorf("no throughput chart marks the change at b08: %+v", dom.Charts)
+		t.Errorf("no throughput chart marks the change at %s: %+v", build(firstSlow), dom.Charts)
+	}
+}
+
+// checkConcurrencyLimited asserts the limit attribution of a closed-loop
+// run of one thread with nothing held: concurrency (throughput is threads
+// over latency, nothing saturated), and no other rule fired.
+func checkConcurrencyLimited(t *testing.T, dir string) {
+	t.Helper()
+	w := readRunResult(t, dir).Workloads[0]
+	if w.Limit == nil || w.Limit.LimitedBy != bottleneck.Concurrency {
+		t.Errorf("the first build's run: limited by %+v, want %s", w.Limit, bottleneck.Concurrency)
+		return
+	}
+	for _, f := range w.Limit.Fired {
+		if f != bottleneck.Concurrency {
+			t.Errorf("the first build's run: rule %s fired too: %q", f, w.Limit.Evidence)
+		}
 	}
 }

@@ -326,7 +326,7 @@ func TestE2ESysbenchLocal(t *testing.T) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
 	r := ybbench(t, "run", "--local", "--profile=sysbench-ysql", "--db-hosts=1", "--workloads=oltp_point_select,oltp_read_write",
-		"--records=2000", "--threads=4", "--duration=8s", "--warmup=2s", "--start-delay=2s", "--runs-dir="+runs, "--subnet=10.213.112.0/24")
+		"--records=2000", "--threads=4", "--duration=4s", "--warmup=1s", "--start-delay=2s", "--runs-dir="+runs, "--subnet=10.213.112.0/24")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}

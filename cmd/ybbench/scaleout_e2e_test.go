@@ -88,7 +88,7 @@ func TestE2EScaleOutKV(t *testing.T) {
 	subnet := "10.213.160"
 	cleanupRuns(t, runs)
 	if r := ybbench(t, "up", "--local", "--profile=kv-ycql", "--db-hosts=1", "--client-hosts=2", "--workloads=write-heavy,read-heavy",
-		"--duration=10s", "--threads=4", "--start-delay=3s", "--runs-dir="+runs, "--subnet="+subnet+".0/24"); r.code != 0 {
+		"--duration=5s", "--threads=4", "--start-delay=3s", "--runs-dir="+runs, "--subnet="+subnet+".0/24"); r.code != 0 {
 		t.Fatalf("up: exit %d\n%s", r.code, r.stderr)
 	}
 	dir := runDirIn(t, runs, 0)

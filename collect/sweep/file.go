@@ -27,8 +27,11 @@ type File struct {
 	Saturation float64   `json:"saturation_ops_per_sec"`
 	Fractions  []float64 `json:"fractions"`
 	// SLOP99 is the SLO given (µs; 0: twice the lowest step's p99).
-	SLOP99 float64   `json:"slo_p99_us,omitempty"`
-	Steps  []Planned `json:"steps"`
+	SLOP99 float64 `json:"slo_p99_us,omitempty"`
+	// Resolution is the bisection's, a share of the saturation
+	// throughput (absent: DefaultResolution).
+	Resolution float64   `json:"resolution,omitempty"`
+	Steps      []Planned `json:"steps"`
 }
 
 // Planned is one step as decided: its index, kind, target and whether it
@@ -42,7 +45,7 @@ type Planned struct {
 
 // Plan is the file's plan.
 func (f *File) Plan() Plan {
-	return Plan{Saturation: f.Saturation, Fractions: f.Fractions, SLOP99: f.SLOP99}
+	return Plan{Saturation: f.Saturation, Fractions: f.Fractions, SLOP99: f.SLOP99, Resolution: f.Resolution}
 }
 
 // Path is where a workload's sweep file is.

@@ -24,9 +24,9 @@ const (
 	// Good (below the knee): achieved ÷ target at least this, and its p99
 	// within the SLO.
 	GoodAchieved = 0.99
-	// Bisection stops when the bracket is this share of the saturation
-	// throughput.
-	Resolution = 0.02
+	// DefaultResolution is where bisection stops unless the plan says:
+	// when the bracket is this share of the saturation throughput.
+	DefaultResolution = 0.02
 	// Stable: the p99 of a step's second half within this share of its
 	// first half's, or the step is extended once.
 	Stability = 0.10
@@ -88,12 +88,24 @@ func (s Step) Stable() bool {
 }
 
 // Plan is a sweep's settings: the saturation throughput its steps are
-// fractions of, the fractions, and the SLO on p99 (0: twice the lowest
-// step's p99).
+// fractions of, the fractions, the SLO on p99 (0: twice the lowest
+// step's p99), and the share of the saturation throughput the bisection
+// narrows the knee's bracket to (0: DefaultResolution). A coarser
+// resolution runs fewer steps, for a knee known less closely.
 type Plan struct {
 	Saturation float64
 	Fractions  []float64
 	SLOP99     float64
+	Resolution float64
+}
+
+// Bisection is the share of the saturation throughput the bracket is
+// bisected to.
+func (p Plan) Bisection() float64 {
+	if p.Resolution > 0 {
+		return p.Resolution
+	}
+	return DefaultResolution
 }
 
 // Check refuses a plan that cannot be run, naming the setting.
@@ -109,18 +121,22 @@ func (p Plan) Check() error {
 	if p.SLOP99 < 0 {
 		return fmt.Errorf("slo_p99: must not be negative")
 	}
+	if p.Resolution < 0 || p.Resolution > 1 || math.IsNaN(p.Resolution) {
+		return fmt.Errorf("sweep_resolution: %g%%: a share of the saturation throughput above 0 and at most 100%%", 100*p.Resolution)
+	}
 	return nil
 }
 
 // MaxSteps bounds how many steps a sweep runs after its saturation step:
-// the fractions, the bisection down to Resolution, the confirmation, and
+// the fractions, the bisection down to its resolution, the confirmation, and
 // each of those extended once at most.
 func (p Plan) MaxSteps() int {
 	hi := 0.0
 	for _, f := range p.Fractions {
 		hi = math.Max(hi, f)
 	}
-	bisect := int(math.Ceil(math.Log2(math.Max(hi/100, Resolution) / Resolution)))
+	r := p.Bisection()
+	bisect := int(math.Ceil(math.Log2(math.Max(hi/100, r) / r)))
 	return 2 * (len(p.Fractions) + bisect + 1)
 }
 
@@ -168,7 +184,7 @@ func (p Plan) Next(done []Step) (target float64, kind string, extend, more bool)
 	if lo == nil {
 		return 0, "", false, false // not even the lowest step was good: no knee to confirm
 	}
-	if hi != nil && hi.Target-lo.Target > Resolution*p.Saturation {
+	if hi != nil && hi.Target-lo.Target > p.Bisection()*p.Saturation {
 		return (lo.Target + hi.Target) / 2, KindBisect, false, true
 	}
 	return lo.Target, KindConfirm, false, true

@@ -38,8 +38,45 @@ func TestPlanFindsTheKnee(t *testing.T) {
 	k := KneeOf(done, p.SLO(done))
 	// 1000·e^(20(u−0.85)) = 2000 at u = 0.85 + ln 2 / 20 ≈ 0.8847.
 	want := 10000 * (0.85 + math.Ln2/20)
-	if k == nil || k.Target > want || want-k.Target > Resolution*10000 || !k.Confirmed || k.Above == nil || k.Below == nil {
+	if k == nil || k.Target > want || want-k.Target > DefaultResolution*10000 || !k.Confirmed || k.Above == nil || k.Below == nil {
 		t.Fatalf("knee %+v, want within 2%% below %.0f", k, want)
+	}
+}
+
+// A coarser resolution stops the bisection sooner: against the same
+// simulated server, 10% runs fewer steps than the default 2%, within its
+// bound, and its knee is still below the SLO's break by no more than 10%.
+func TestCoarserResolutionRunsFewerSteps(t *testing.T) {
+	run := func(p Plan) ([]Step, *Knee) {
+		var done []Step
+		for i := 0; i < 40; i++ {
+			target, kind, extend, more := p.Next(done)
+			if !more {
+				break
+			}
+			s := simulate(10000, target)
+			s.Index, s.Kind, s.Extended = len(done)+1, kind, extend
+			done = append(done, s)
+		}
+		return done, KneeOf(done, p.SLO(done))
+	}
+	fine, _ := run(Plan{Saturation: 10000, Fractions: []float64{20, 100}})
+	p := Plan{Saturation: 10000, Fractions: []float64{20, 100}, Resolution: 0.10}
+	coarse, k := run(p)
+	if len(coarse) >= len(fine) || len(coarse) > p.MaxSteps() {
+		t.Errorf("%d steps at 10%% (bound %d), %d at 2%%", len(coarse), p.MaxSteps(), len(fine))
+	}
+	want := 10000 * (0.85 + math.Ln2/20)
+	if k == nil || k.Target > want || want-k.Target > 0.10*10000 {
+		t.Errorf("knee %+v, want within 10%% below %.0f", k, want)
+	}
+	if p.MaxSteps() >= (Plan{Fractions: p.Fractions}).MaxSteps() {
+		t.Errorf("bound %d at 10%%, not below the default's %d", p.MaxSteps(), Plan{Fractions: p.Fractions}.MaxSteps())
+	}
+	for _, bad := range []float64{-0.1, 1.5, math.NaN()} {
+		if err := (Plan{Fractions: []float64{50}, Resolution: bad}).Check(); err == nil || !strings.HasPrefix(err.Error(), "sweep_resolution") {
+			t.Errorf("resolution %g: %v", bad, err)
+		}
 	}
 }
 
