@@ -172,7 +172,7 @@ func killGroup(pgid int, grace time.Duration) string {
 	}
 	deadline := time.Now().Add(grace)
 	for time.Now().Before(deadline) {
-		if syscall.Kill(-pgid, 0) != nil {
+		if syscall.Kill(-pgid, 0) != nil || !groupRunning(pgid) {
 			return fmt.Sprintf("process group %d killed", pgid)
 		}
 		time.Sleep(50 * time.Millisecond)

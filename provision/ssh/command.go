@@ -109,14 +109,30 @@ func stdinHeader(env map[string]string, script string) ([]byte, error) {
 }
 
 // killCommand kills process group g: SIGTERM first, so traps run, then
-// SIGKILL for whatever is left after grace.
+// SIGKILL for whatever is left after grace. It prints "gone" when the
+// group ended within grace, "sigkill" when it had to. A member still in
+// the group is one whose /proc stat names it and is not a zombie:
+// kill -0 on the group succeeds while a killed member waits to be reaped,
+// and a killed script's children are orphans whose reaping is up to
+// whichever process adopts them (an init that reaped every couple of
+// seconds kept a cancelled command waiting that long).
 func killCommand(g int, grace time.Duration) string {
 	steps := max(int(grace/(100*time.Millisecond)), 1)
 	return fmt.Sprintf(`g=%d
-kill -TERM -- -$g 2>/dev/null || exit 0
+running() {
+  kill -0 -- -$g 2>/dev/null || return 1
+  local s l
+  for s in /proc/[0-9]*/stat; do
+    read -r l < "$s" 2>/dev/null || continue
+    set -- ${l##*) }
+    [ "$3" = "$g" ] && [ "$1" != Z ] && [ "$1" != X ] && return 0
+  done
+  return 1
+}
+kill -TERM -- -$g 2>/dev/null || { echo gone; exit 0; }
 i=0
-while [ $i -lt %d ] && kill -0 -- -$g 2>/dev/null; do sleep 0.1; i=$((i+1)); done
-kill -KILL -- -$g 2>/dev/null
+while [ $i -lt %d ] && running; do sleep 0.1; i=$((i+1)); done
+if running; then kill -KILL -- -$g 2>/dev/null; echo sigkill; else echo gone; fi
 exit 0`, g, steps)
 }
 

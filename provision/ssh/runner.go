@@ -355,15 +355,26 @@ func (r *Runner) killRemote(c *conn, sudo bool, sess *xssh.Session, sniff *pgidS
 		return fmt.Sprintf("could not kill remote process group %d: %v", g, err)
 	}
 	defer ks.Close()
-	done := make(chan error, 1)
-	go func() { done <- ks.Run(shellCommand(sudo, killCommand(g, r.killGrace))) }()
+	type killed struct {
+		out []byte
+		err error
+	}
+	done := make(chan killed, 1)
+	go func() {
+		out, err := ks.Output(shellCommand(sudo, killCommand(g, r.killGrace)))
+		done <- killed{out, err}
+	}()
 	select {
-	case err := <-done:
-		if err != nil {
-			log.Warn("killing the remote command failed", "pgid", g, "err", err)
-			return fmt.Sprintf("killing remote process group %d failed: %v", g, err)
+	case k := <-done:
+		if k.err != nil {
+			log.Warn("killing the remote command failed", "pgid", g, "err", k.err)
+			return fmt.Sprintf("killing remote process group %d failed: %v", g, k.err)
 		}
-		log.Info("remote command killed", "pgid", g)
+		how := strings.TrimSpace(string(k.out))
+		log.Info("remote command killed", "pgid", g, "how", how)
+		if how == "sigkill" {
+			return fmt.Sprintf("remote process group %d killed (SIGKILL after %s)", g, r.killGrace)
+		}
 		return fmt.Sprintf("remote process group %d killed", g)
 	case <-time.After(r.killGrace + killSlack):
 		log.Warn("killing the remote command timed out", "pgid", g)
