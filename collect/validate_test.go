@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/sweep"
 )
 
 // The checker refuses what result.schema.json forbids: each change to a
@@ -87,6 +88,10 @@ func TestSchemaCoversResult(t *testing.T) {
 	m := &ph.Measurements[0]
 	m.Units, m.Late, m.Latency.Overflow = 5, 1, 1
 	m.Response = &collect.LatencySummary{Mean: 1}
+	res.Build = &collect.Build{ID: "b1"}
+	w.Sweep = &collect.SweepResult{Saturation: 100, Fractions: []float64{50}, SLOP99: 2, Resolution: 0.1, Complete: true,
+		Steps: []sweep.Step{{Index: 1, Kind: sweep.KindFraction, Target: 50, Achieved: 50, Extended: true, Stopped: "s", LimitedBy: "target"}},
+		Knee:  &sweep.Knee{Target: 50, Achieved: 50, Step: 1}, MaxSustainable: 50, Problems: []string{"p"}}
 	if err := collect.ValidateResult(res); err != nil {
 		t.Error(err)
 	}
