@@ -123,7 +123,7 @@ running() {
   kill -0 -- -$g 2>/dev/null || return 1
   local s l
   for s in /proc/[0-9]*/stat; do
-    read -r l < "$s" 2>/dev/null || continue
+    read -r l 2>/dev/null < "$s" || continue
     set -- ${l##*) }
     [ "$3" = "$g" ] && [ "$1" != Z ] && [ "$1" != X ] && return 0
   done
