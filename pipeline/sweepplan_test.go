@@ -40,12 +40,7 @@ func TestPlanShowsSweepBound(t *testing.T) {
 	if got := pl.AtMostSeconds - pl0.AtMostSeconds; math.Abs(got-want) > 0.5 {
 		t.Errorf("the sweep adds %v s at most, want %v", got, want)
 	}
-	var line string
-	for _, st := range pl.Stages {
-		if st.Stage == "sweep" {
-			line = st.What
-		}
-	}
+	line := sweepStage(pl)
 	if !strings.Contains(line, "at most 32 steps") || !strings.Contains(line, "at most 16 extended") {
 		t.Errorf("the sweep's stage: %q", line)
 	}
@@ -66,12 +61,7 @@ func TestSweepResolutionSetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var line string
-	for _, st := range pl.Stages {
-		if st.Stage == "sweep" {
-			line = st.What
-		}
-	}
+	line := sweepStage(pl)
 	if !strings.Contains(line, "bisected to 10% of it") || !strings.Contains(line, "at most 14 steps") {
 		t.Errorf("the sweep's stage: %q", line)
 	}
@@ -92,4 +82,14 @@ func TestSweepResolutionSetting(t *testing.T) {
 			t.Errorf("sweep %v, sweep_resolution %q: %v", tc.sweep, tc.value, err)
 		}
 	}
+}
+
+// sweepStage is what a plan says of its sweep ("" when it has none).
+func sweepStage(pl *Plan) string {
+	for _, st := range pl.Stages {
+		if st.Stage == "sweep" {
+			return st.What
+		}
+	}
+	return ""
 }

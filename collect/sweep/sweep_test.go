@@ -17,11 +17,9 @@ func simulate(capacity, target float64) Step {
 	return Step{Target: target, Achieved: achieved, P99: p99, FirstHalfP99: p99, SecondHalfP99: p99}
 }
 
-// The plan's steps, driven against a simulated server, run the fractions,
-// bisect to 2% of the saturation throughput and confirm: the knee is where
-// the SLO (twice the lowest step's p99) breaks, within the resolution.
-func TestPlanFindsTheKnee(t *testing.T) {
-	p := Plan{Saturation: 10000, Fractions: DefaultFractions}
+// drive runs a plan's steps against the simulated server of capacity
+// 10000 ops/s until the plan has none left (40 at most).
+func drive(p Plan) []Step {
 	var done []Step
 	for i := 0; i < 40; i++ {
 		target, kind, extend, more := p.Next(done)
@@ -32,6 +30,15 @@ func TestPlanFindsTheKnee(t *testing.T) {
 		s.Index, s.Kind, s.Extended = len(done)+1, kind, extend
 		done = append(done, s)
 	}
+	return done
+}
+
+// The plan's steps, driven against a simulated server, run the fractions,
+// bisect to 2% of the saturation throughput and confirm: the knee is where
+// the SLO (twice the lowest step's p99) breaks, within the resolution.
+func TestPlanFindsTheKnee(t *testing.T) {
+	p := Plan{Saturation: 10000, Fractions: DefaultFractions}
+	done := drive(p)
 	if n := len(done); n > p.MaxSteps() || done[n-1].Kind != KindConfirm {
 		t.Fatalf("%d steps (bound %d), last %+v", n, p.MaxSteps(), done[len(done)-1])
 	}
@@ -47,22 +54,10 @@ func TestPlanFindsTheKnee(t *testing.T) {
 // simulated server, 10% runs fewer steps than the default 2%, within its
 // bound, and its knee is still below the SLO's break by no more than 10%.
 func TestCoarserResolutionRunsFewerSteps(t *testing.T) {
-	run := func(p Plan) ([]Step, *Knee) {
-		var done []Step
-		for i := 0; i < 40; i++ {
-			target, kind, extend, more := p.Next(done)
-			if !more {
-				break
-			}
-			s := simulate(10000, target)
-			s.Index, s.Kind, s.Extended = len(done)+1, kind, extend
-			done = append(done, s)
-		}
-		return done, KneeOf(done, p.SLO(done))
-	}
-	fine, _ := run(Plan{Saturation: 10000, Fractions: []float64{20, 100}})
+	fine := drive(Plan{Saturation: 10000, Fractions: []float64{20, 100}})
 	p := Plan{Saturation: 10000, Fractions: []float64{20, 100}, Resolution: 0.10}
-	coarse, k := run(p)
+	coarse := drive(p)
+	k := KneeOf(coarse, p.SLO(coarse))
 	if len(coarse) >= len(fine) || len(coarse) > p.MaxSteps() {
 		t.Errorf("%d steps at 10%% (bound %d), %d at 2%%", len(coarse), p.MaxSteps(), len(fine))
 	}

@@ -4,7 +4,8 @@ import (
 	"os/exec"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/ybbench/ybbench/internal/testenv"
 )
 
 // A group whose only member is a zombie is not running, though
@@ -15,23 +16,11 @@ func TestGroupRunningIgnoresZombies(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	pgid := cmd.Process.Pid
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	if !groupRunning(pgid) {
-		t.Fatalf("group %d of a running sleep: not running", pgid)
+	if !groupRunning(cmd.Process.Pid) {
+		t.Fatalf("group %d of a running sleep: not running", cmd.Process.Pid)
 	}
-	// Killed and not yet waited for: a zombie.
-	if err := syscall.Kill(pgid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	// Not waited for, it stays a zombie once it has died.
-	for alive(pgid) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if syscall.Kill(-pgid, 0) != nil {
-		t.Fatalf("kill(-%d, 0) fails on a zombie group: the case this guards is not shown", pgid)
-	}
-	if groupRunning(pgid) {
+	if pgid := testenv.ZombieGroup(t); groupRunning(pgid) {
 		t.Errorf("group %d of a zombie: running", pgid)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -202,30 +201,7 @@ func TestKillCommandKillsALocalGroup(t *testing.T) {
 // no SIGKILL. Its positive control is the test above, whose group outlives
 // the grace.
 func TestKillCommandTakesAZombieGroupAsGone(t *testing.T) {
-	cmd := exec.Command("sleep", "300")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pgid := cmd.Process.Pid
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	// Killed and not waited for, it is a zombie once it has died.
-	if err := syscall.Kill(pgid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pgid))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i := bytes.LastIndexByte(b, ')'); i > 0 && b[i+2] == 'Z' {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if syscall.Kill(-pgid, 0) != nil {
-		t.Fatalf("kill(-%d, 0) fails on a zombie group: the case this guards is not shown", pgid)
-	}
+	pgid := testenv.ZombieGroup(t)
 	out, err := exec.Command("bash", "-c", killCommand(pgid, 5*time.Second)).CombinedOutput()
 	if err != nil || string(out) != "gone\n" {
 		t.Errorf("kill script on a zombie group: %v %q, want gone", err, out)
