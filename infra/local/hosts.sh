@@ -320,6 +320,13 @@ UsePAM no
 # files itself with modes 0600/0700.
 StrictModes no
 PermitUserEnvironment no
+# Sessions start at shell level 1, so that root's login bash runs the command
+# without reading ~/.bashrc: Debian's bash reads it for a command sshd starts
+# only at the top level. The hosts share this machine's root account, whose
+# rc file is a person's interactive setup (one running pyenv init cost every
+# SSH command 0.14 s of CPU, and the 30 commands of a 30-host stage 4 s); a
+# server's rc file does nothing for a command. PATH is sshd's default then.
+SetEnv SHLVL=1
 X11Forwarding no
 AllowAgentForwarding no
 # The readiness checks dial database ports from the host through the SSH
@@ -372,7 +379,7 @@ on_exit() {
 trap on_exit EXIT
 
 make_host() { # NAME ADDRESS OFFSET
-  local name=$1 addr=$2 off=$3 ns veth dir pid i out
+  local name=$1 addr=$2 off=$3 ns veth dir pid out
   ns=$(ns_of "$name")
   veth=$(veth_of "$off")
   dir=$(host_dir "$name")
@@ -395,6 +402,10 @@ make_host() { # NAME ADDRESS OFFSET
   ip -n "$ns" addr add "$addr/$plen" dev eth0
   ip -n "$ns" link set eth0 up
   ip -n "$ns" route add default via "$gateway" dev eth0
+  # The bridge may still map the address to the MAC of an earlier eth0 (a
+  # host removed and made again, as a re-run up does): frames would go to a
+  # MAC nobody has until the entry fails, about half a minute.
+  ip neigh flush to "$addr" dev "$bridge" 2>/dev/null || true
 
   mkdir -p "$dir"/{data,conf,logs,pids,agent}
   mkdir -p "$dir/ssh"
@@ -410,7 +421,9 @@ make_host() { # NAME ADDRESS OFFSET
   # sshd binds before it detaches, so a port or config problem fails here.
   ip netns exec "$ns" "$sshd_bin" -f "$dir/ssh/sshd_config" -E "$dir/ssh/sshd.log" ||
     die "$name: sshd did not start; see $dir/ssh/sshd.log: $(tail -n 3 "$dir/ssh/sshd.log" 2>/dev/null | tr '\n' ' ')"
-  for i in $(seq $((ready_timeout * 10))); do
+  # The deadline is the clock's: a probe that hangs its full second counts.
+  local deadline=$((SECONDS + ready_timeout))
+  while ((SECONDS < deadline)); do
     if [ -s "$dir/ssh/sshd.pid" ] && answers "$addr"; then
       pid=$(<"$dir/ssh/sshd.pid")
       rollback_host=''
