@@ -244,7 +244,16 @@ func TestFaultClockSkewFailsPreflight(t *testing.T) {
 	os.WriteFile(filepath.Join(shim, "date"), []byte("#!/bin/sh\nexec /bin/date -d \"@$(( $(/bin/date +%s) + 2 ))\" \"$@\"\n"), 0o755)
 	cfg := filepath.Join(db.Base, "ssh", "sshd_config")
 	b, _ := os.ReadFile(cfg)
-	os.WriteFile(cfg, append(b, []byte(fmt.Sprintf("\nSetEnv PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin\n", shim))...), 0o644)
+	// sshd takes the first SetEnv line only (hosts.sh writes one): the
+	// shim's PATH joins it.
+	path := fmt.Sprintf("PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin", shim)
+	conf := string(b)
+	if strings.Contains(conf, "\nSetEnv ") {
+		conf = strings.Replace(conf, "\nSetEnv ", "\nSetEnv "+path+" ", 1)
+	} else {
+		conf += "\nSetEnv " + path + "\n"
+	}
+	os.WriteFile(cfg, []byte(conf), 0o644)
 	stopSSHD(t, hosts, db.Name)
 	startSSHD(t, db, filepath.Join(db.Base, "ssh"))
 	inv := writeInventory(t, c, nil)
