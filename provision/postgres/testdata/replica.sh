@@ -93,12 +93,18 @@ own_claim() {
   if [ -e "$dir" ] || [ -L "$dir" ]; then
     own_check "$dir" "$run"
   else
+    # A TERM (a cancelled run) waits until the directory has its marker:
+    # one killed between the two would be unmarked, and never removed.
+    own_term=''
+    trap 'own_term=1' TERM INT HUP
     mkdir -m 0755 -- "$dir"
     if ! printf 'run=%s\nversion=%s\ncreated=%s\n' "$run" "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/$own_marker"; then
       rmdir -- "$dir"
       exit 21
     fi
     chmod 0644 "$dir/$own_marker"
+    trap - TERM INT HUP
+    [ -z "$own_term" ] || kill -TERM $$
   fi
   if [ -n "$user" ]; then
     chown -- "$user" "$dir"
