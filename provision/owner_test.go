@@ -2,10 +2,12 @@ package provision_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ybbench/ybbench/infra"
@@ -265,4 +267,40 @@ func TestClaimAndRelease(t *testing.T) {
 			t.Errorf("own directory's owner: %s", out)
 		}
 	})
+}
+
+// A TERM that comes after own_claim made the directory and before it wrote
+// the marker (here from a date that stands in for the marker's timestamp)
+// waits until the marker is there, then ends the script as TERM does: the
+// directory is never left unmarked, and a caller's own TERM trap is the
+// one that runs.
+func TestClaimHoldsATermUntilMarked(t *testing.T) {
+	for _, tc := range []struct {
+		name, trap string
+		code       int // -1: ended by TERM
+		out        string
+	}{
+		{"default action", "", -1, ""},
+		{"the caller's trap", "trap 'echo caller-trap; exit 7' TERM\n", 7, "caller-trap\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := t.TempDir()
+			body := tc.trap + "date() { kill -TERM $$; command date \"$@\"; }\n" +
+				"own_claim " + shellquote.Quote(parent) + " run-a test ''\necho not-reached\n"
+			script, err := provision.OwnScript(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command("bash", "-c", script).Output()
+			var ee *exec.ExitError
+			termed := errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGTERM
+			if !errors.As(err, &ee) || ee.ExitCode() != tc.code || (tc.code == -1) != termed || string(out) != tc.out {
+				t.Errorf("exit %v, stdout %q; want exit %d, stdout %q", err, out, tc.code, tc.out)
+			}
+			b, err := os.ReadFile(filepath.Join(parent, "ybbench", ".ybbench-owner"))
+			if err != nil || !strings.Contains(string(b), "run=run-a\n") {
+				t.Errorf("the claimed directory's marker: %q, %v", b, err)
+			}
+		})
+	}
 }

@@ -500,17 +500,11 @@ func machineSubnet(t *testing.T) string {
 // at all, Destroy still removes the hosts (with the run's hosts.sh) and
 // verifies that nothing remains.
 func TestE2ELocalHostsDestroyWithoutTerraform(t *testing.T) {
-	requireRootE2E(t)
 	const subnet = "10.213.203.0/24"
-	r := newRun(t, "notf", 1, 1, subnet)
-	ctx := context.Background()
-	c, err := r.p.Create(ctx, r.spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, c := createdRun(t, "notf", 1, 1, subnet)
 	pids := sshdPIDs(t, c)
 	broken := New(TerraformBinary("/nonexistent/terraform"), Logger(slog.New(slog.NewTextHandler(r.logs, nil))))
-	if err := broken.Destroy(ctx, c); err != nil {
+	if err := broken.Destroy(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
 	checkNothingRemains(t, r.spec.Name, subnet, pids)
@@ -528,14 +522,8 @@ func TestE2ELocalHostsDestroyWithoutTerraform(t *testing.T) {
 // about half a minute and the remade host did not answer (seen by hand, not
 // reproduced here on a fresh bridge): hosts.sh now flushes that entry.
 func TestE2ELocalHostRemadeAtItsAddress(t *testing.T) {
-	requireRootE2E(t)
 	const subnet = "10.213.205.0/24"
-	r := newRun(t, "remake", 1, 0, subnet)
-	ctx := context.Background()
-	c, err := r.p.Create(ctx, r.spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, c := createdRun(t, "remake", 1, 0, subnet)
 	h := c.Hosts[0]
 	known := filepath.Join(r.workDir, "known_hosts")
 	writeKnownHosts(t, c, known)
@@ -568,4 +556,16 @@ func TestE2ELocalHostRemadeAtItsAddress(t *testing.T) {
 	if got := strings.TrimSpace(sshRun(t, c, h, known, "ip -o -4 addr show eth0")); !strings.Contains(got, " inet "+h.PublicIP+"/24 ") {
 		t.Errorf("the remade host sees %s", got)
 	}
+}
+
+// createdRun is newRun's run, its hosts created (the test needs root).
+func createdRun(t *testing.T, tag string, db, client int, subnet string) (*e2eRun, *infra.Cluster) {
+	t.Helper()
+	requireRootE2E(t)
+	r := newRun(t, tag, db, client, subnet)
+	c, err := r.p.Create(context.Background(), r.spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, c
 }

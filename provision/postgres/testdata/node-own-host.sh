@@ -96,7 +96,7 @@ own_claim() {
   else
     # A TERM (a cancelled run) waits until the directory has its marker:
     # one killed between the two would be unmarked, and never removed.
-    own_term=''
+    own_term='' own_traps=$(trap -p TERM INT HUP)
     trap 'own_term=1' TERM INT HUP
     mkdir -m 0755 -- "$dir"
     if ! printf 'run=%s\nversion=%s\ncreated=%s\n' "$run" "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/$own_marker"; then
@@ -105,6 +105,7 @@ own_claim() {
     fi
     chmod 0644 "$dir/$own_marker"
     trap - TERM INT HUP
+    eval "$own_traps"
     [ -z "$own_term" ] || kill -TERM $$
   fi
   if [ -n "$user" ]; then

@@ -23,6 +23,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -90,12 +91,10 @@ func agentmemRun(out *strings.Builder, gogc string) error {
 		rate = fmt.Sprintf("at %d ops/s", *agentmemTarget)
 	}
 	env := gctraceEnv(os.Environ(), gogc)
-	collector := "the runtime's default collector (GOGC " + os.Getenv("GOGC") + ")"
-	if os.Getenv("GOGC") == "" {
-		collector = "the runtime's default collector"
-	}
-	if gogc != "default" {
-		collector = "GOGC=" + gogc
+	// What the agent ran with: the GOGC asked for, or the caller's, if any.
+	collector := "GOGC=" + gogc
+	if gogc == "default" {
+		collector = "GOGC as the caller's environment has it (" + cmp.Or(os.Getenv("GOGC"), "unset: 100") + ")"
 	}
 	run, err := sampleRSS(*ybload, args, env, *agentmemEvery)
 	if err != nil {
