@@ -141,11 +141,14 @@ func (p Plan) MaxSteps() int {
 }
 
 // SLO is the p99 bound the steps are held to: the plan's, or twice the
-// lowest step's p99 once it ran (0 before).
+// lowest step's p99 once it ran (0 before). An extended step's p99 is the
+// one that stands, as everywhere else (final): the first run's was not
+// stable, which is why it was extended.
 func (p Plan) SLO(done []Step) float64 {
 	if p.SLOP99 > 0 {
 		return p.SLOP99
 	}
+	done = final(done)
 	low := -1
 	for i, s := range done {
 		if s.Kind == KindFraction && (low < 0 || s.Target < done[low].Target) {

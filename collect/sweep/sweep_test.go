@@ -142,3 +142,22 @@ func TestStoppedStepIsNotGood(t *testing.T) {
 		t.Errorf("knee %+v: want step 2 with the stopped step 3 above it", k)
 	}
 }
+
+// When the lowest step was extended, the SLO is twice the extended run's
+// p99, the one that stands, not the unstable first run's.
+func TestSLOTakesTheExtendedLowestStep(t *testing.T) {
+	done := []Step{
+		{Index: 1, Kind: KindFraction, Target: 280, Achieved: 280, P99: 6000},
+		{Index: 2, Kind: KindFraction, Target: 280, Achieved: 281, P99: 16500, Extended: true},
+		{Index: 3, Kind: KindFraction, Target: 420, Achieved: 420, P99: 3000},
+	}
+	if got := (Plan{}).SLO(done); got != 33000 {
+		t.Errorf("SLO %v µs, want 33000 (twice the extended step's p99)", got)
+	}
+	if got := (Plan{}).SLO(done[:1]); got != 12000 {
+		t.Errorf("SLO of the first run alone %v µs, want 12000", got)
+	}
+	if got := (Plan{SLOP99: 5000}).SLO(done); got != 5000 {
+		t.Errorf("a given SLO: %v, want 5000", got)
+	}
+}
