@@ -7,7 +7,8 @@ import (
 	"github.com/ybbench/ybbench/collect/bottleneck"
 )
 
-// LimitLine is one workload's limit as the reports open with it.
+// LimitLine is one workload's limit as the reports open with it, with
+// the figures behind it.
 type LimitLine struct {
 	Workload  string
 	LimitedBy string
@@ -25,7 +26,15 @@ func LimitLines(r *Result) (lines []LimitLine, rules []string) {
 		if rules == nil {
 			rules = w.Limit.Rules.Text()
 		}
-		lines = append(lines, LimitLine{Workload: w.Name, LimitedBy: w.Limit.LimitedBy, Summary: w.Limit.Summary, Evidence: w.Limit.Evidence})
+		// Evidence the summary already says (an unknown limit's reason)
+		// is not said twice.
+		var evidence []string
+		for _, e := range w.Limit.Evidence {
+			if !strings.Contains(w.Limit.Summary, e) {
+				evidence = append(evidence, e)
+			}
+		}
+		lines = append(lines, LimitLine{Workload: w.Name, LimitedBy: w.Limit.LimitedBy, Summary: w.Limit.Summary, Evidence: evidence})
 	}
 	return lines, rules
 }
@@ -58,6 +67,11 @@ func verdictsMarkdown(r *Result) string {
 	b.WriteString("## What limited the numbers\n\n")
 	for _, l := range lines {
 		fmt.Fprintf(&b, "- **%s:** %s.\n", mdText(l.Workload), mdText(l.Summary))
+		// The figures behind it, so that a reader can check the verdict
+		// against the rules printed below without opening result.json.
+		for _, e := range l.Evidence {
+			fmt.Fprintf(&b, "  - %s\n", mdText(e))
+		}
 	}
 	b.WriteString("\nRules, tried in this order (the first that fires is the verdict; `limit_rules` changes their thresholds):\n\n")
 	for _, t := range rules {

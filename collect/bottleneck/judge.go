@@ -151,8 +151,8 @@ func resourceRules(clients, dbs, hosts []Load, r Rules, fire func(verdict, summa
 				fmt.Sprintf("%s: the host was %.1f%% busy (rule: ≥ %g%%)", d.Host, d.BusyPercent, r.DatabaseCPU))
 		}
 	}
-	if s := sharedMachine(clients, dbs, r); s != "" {
-		fire(DatabaseCPU, "Limited by the database's CPU: the machine the local hosts share was saturated, mostly by the database", s)
+	if summary, evidence := sharedMachine(clients, dbs, r); summary != "" {
+		fire(DatabaseCPU, summary, evidence)
 	}
 	for _, d := range dbs {
 		if d.Disk != "" && d.DiskUtilPercent >= r.DiskUtil {
@@ -172,12 +172,13 @@ func resourceRules(clients, dbs, hosts []Load, r Rules, fire func(verdict, summa
 
 // sharedMachine fires the database-cpu rule for hosts that share one
 // kernel: when the machine was busy past the rule and the database's
-// processes used more of it than the agents did.
-func sharedMachine(clients, dbs []Load, r Rules) string {
+// processes used more of it than the agents did. It gives the verdict's
+// summary and its evidence ("" when the rule does not fire).
+func sharedMachine(clients, dbs []Load, r Rules) (summary, evidence string) {
 	var busy, db, agent float64
 	for _, h := range append(append([]Load{}, clients...), dbs...) {
 		if !h.Shared {
-			return ""
+			return "", ""
 		}
 		busy = h.BusyPercent
 		if h.Role == "db" {
@@ -187,9 +188,10 @@ func sharedMachine(clients, dbs []Load, r Rules) string {
 		}
 	}
 	if busy < r.DatabaseCPU || db <= agent {
-		return ""
+		return "", ""
 	}
-	return fmt.Sprintf("the machine the local hosts share was %.1f%% busy; the database's processes used %.2f cores, the agents %.2f (rule: ≥ %g%%)", busy, db, agent, r.DatabaseCPU)
+	return fmt.Sprintf("Limited by the database's CPU: the machine the local hosts share was %.1f%% busy, the database's processes using %.2f cores, the agents %.2f", busy, db, agent),
+		fmt.Sprintf("the machine the local hosts share was %.1f%% busy; the database's processes used %.2f cores, the agents %.2f (rule: ≥ %g%%)", busy, db, agent, r.DatabaseCPU)
 }
 
 // busiest describes the most loaded figures of the hosts, for a verdict

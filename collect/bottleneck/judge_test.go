@@ -91,7 +91,7 @@ func TestJudgeEachVerdict(t *testing.T) {
 		{"shared machine saturated by the database", input(closed,
 			span(reading{at: 100, shared: true}, reading{at: 110, own: 1500, busy: 1900, idle: 100, shared: true}),
 			span(reading{at: 100, shared: true}, reading{at: 110, own: 300, busy: 1900, idle: 100, shared: true})),
-			DatabaseCPU, "Limited by the database's CPU: the machine the local hosts share was saturated, mostly by the database"},
+			DatabaseCPU, "Limited by the database's CPU: the machine the local hosts share was 95.0% busy, the database's processes using 1.50 cores, the agents 0.30"},
 		{"sampling off", Input{Phase: closed, Off: "host_samples off", Rules: Default()}, Unknown, "Limit unknown: the hosts were not read (host_samples off)"},
 		{"a client not read", Input{Phase: closed, DBs: map[string]hostcpu.Span{"db-1": idle10(false)}, WantClients: []string{"client-1"}, Rules: Default()},
 			Unknown, "Limit unknown: client-1 was not read"},

@@ -392,3 +392,21 @@ func TestCPUChartLeavesOutPartialIntervals(t *testing.T) {
 		t.Errorf("note %q", c.Note)
 	}
 }
+
+// report.html shows each limit's figures under its summary, as report.md
+// does.
+func TestHTMLShowsTheLimitsEvidence(t *testing.T) {
+	p := fixturePage(t)
+	p.Limits = []collect.LimitLine{{Workload: "workloada", LimitedBy: "client",
+		Summary:  "Limited by the client: ybload used 0.99 of 1 cores on client-1",
+		Evidence: []string{"client-1: the agent used 99.0% of the 1 cores it may use (rule: ≥ 90%)"}}}
+	var b bytes.Buffer
+	if err := p.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `<li data-limited-by="client"><b>workloada:</b> Limited by the client: ybload used 0.99 of 1 cores on client-1.<ul class="evidence"><li>client-1: the agent used 99.0% of the 1 cores it may use (rule: ≥ 90%)</li></ul></li>`
+	if !strings.Contains(b.String(), want) {
+		i := strings.Index(b.String(), `id="limits"`)
+		t.Errorf("report.html lacks the limit with its evidence %q; its limits section:\n%s", want, b.String()[max(i, 0):min(len(b.String()), max(i, 0)+600)])
+	}
+}
