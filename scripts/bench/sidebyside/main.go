@@ -43,7 +43,7 @@ var (
 	threads   = flag.Int("threads", 32, "client threads")
 	reps      = flag.Int("reps", 3, "repetitions of each configuration (alternated)")
 	nullOps   = flag.Int("null-ops", 10000000, "operations of the null-binding runs")
-	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics,scale,fanout,agentmem (default all; scale takes fanout and agentmem with it)")
+	only      = flag.String("only", "", "comma list of sections to run: load,run,null,memory,sysbench,callgrind,profile,ycql,refs,pipeline,sampling,sweep,metrics,pacing,scale,fanout,agentmem (default all; scale takes fanout and agentmem with it)")
 	workdir   = flag.String("work", "bench-out", "directory for property files and outputs")
 )
 
@@ -142,6 +142,7 @@ func run() error {
 		{"sampling", func() error { return samplingSection(out) }},
 		{"sweep", func() error { return sweepSection(out) }},
 		{"metrics", func() error { return metricsSection(out) }},
+		{"pacing", func() error { return pacingSection(out) }},
 		{"scale", func() error { return scaleSection(out) }},
 		{"fanout", func() error { return fanoutSection(out) }},
 		{"agentmem", func() error { return agentmemSection(out) }},
