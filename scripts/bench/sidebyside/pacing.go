@@ -20,6 +20,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ybbench/ybbench/bench/ycsb"
 )
 
 var (
@@ -44,6 +46,9 @@ func pacingSection(out *strings.Builder) error {
 	targets, err := intList("pacing-targets", *pacingTargets)
 	if err != nil {
 		return err
+	}
+	if *pacingThreads < 1 || *pacingTime < 1 || *pacingReps < 1 {
+		return fmt.Errorf("-pacing-threads=%d -pacing-time=%d -pacing-reps=%d: each must be at least 1", *pacingThreads, *pacingTime, *pacingReps)
 	}
 	tools := []string{"ybload"}
 	if *pacingOther != "" {
@@ -87,13 +92,7 @@ func pacingSection(out *strings.Builder) error {
 		}
 		for _, tool := range tools {
 			rs := runs[tool]
-			med := func(f func(pacingRun) float64) float64 {
-				s := make([]sample, len(rs))
-				for i := range rs {
-					s[i] = sample{thr: f(rs[i])}
-				}
-				return median(s, func(s sample) float64 { return s.thr })
-			}
+			med := func(f func(pacingRun) float64) float64 { return medianValue(valuesOf(rs, f)) }
 			late := "—"
 			if rs[0].late >= 0 {
 				late = fmt.Sprintf("%.2f%%", 100*med(func(r pacingRun) float64 { return r.late }))
@@ -123,23 +122,14 @@ func ybloadPaced(bin string, target int) (pacingRun, error) {
 	if err != nil {
 		return pacingRun{}, err
 	}
-	var sum struct {
-		Throughput   float64 `json:"throughput_ops_per_sec"`
-		Measurements []struct {
-			Name, Latency string
-			Count, Late   int64
-			P50us         float64 `json:"p50_us"`
-			P99us         float64 `json:"p99_us"`
-			P999us        float64 `json:"p99_9_us"`
-		} `json:"measurements"`
-	}
+	var sum ycsb.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		return pacingRun{}, fmt.Errorf("%s: %w", summary, err)
 	}
 	for _, m := range sum.Measurements {
 		if m.Name == "READ" && m.Latency == "response" && m.Count > 0 {
 			s.thr = sum.Throughput
-			return pacingRun{sample: s, p50: m.P50us, p99: m.P99us, p999: m.P999us, late: float64(m.Late) / float64(m.Count)}, nil
+			return pacingRun{sample: s, p50: float64(m.P50US), p99: float64(m.P99US), p999: float64(m.P999US), late: float64(m.Late) / float64(m.Count)}, nil
 		}
 	}
 	return pacingRun{}, fmt.Errorf("%s: no READ response-time measurement", summary)
