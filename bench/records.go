@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/ybbench/ybbench/record"
-	"github.com/ybbench/ybbench/record/hist"
 )
 
 // RecordSink writes the run as tick records (record): a Meta line at
@@ -20,6 +19,7 @@ type RecordSink struct {
 	cat      *Catalog
 	seen     []bool // measurement names seen so far: from then on they get a line every interval, zeros included
 	warmSeen []bool
+	tick     record.Tick // the line being written, reused
 	// Counters, if set, supplies workload counters for the End record.
 	Counters func() map[string]int64
 }
@@ -66,9 +66,12 @@ func (s *RecordSink) Begin(info *RunInfo) error {
 	return s.w.Flush()
 }
 
-// Tick writes one line per measurement name seen so far.
+// Tick writes one line per measurement name seen so far. It makes no
+// garbage once its buffers have grown (record.Writer.WriteTick): what an
+// agent allocates every tick for hours is what its memory climbs by
+// between collections.
 func (s *RecordSink) Tick(iv *Interval) error {
-	for _, part := range []struct {
+	for _, part := range [2]struct {
 		stats  []*OpStats
 		seen   []bool
 		warmup bool
@@ -80,11 +83,8 @@ func (s *RecordSink) Tick(iv *Interval) error {
 			if !part.seen[i] {
 				continue
 			}
-			t, err := s.tick(iv, o, part.warmup)
-			if err != nil {
-				return err
-			}
-			if err := s.w.Write(t); err != nil {
+			s.fill(iv, o, part.warmup)
+			if err := s.w.WriteTick(&s.tick, o.Service, o.Response, o.ServiceFailed); err != nil {
 				return fmt.Errorf("write records: %w", err)
 			}
 		}
@@ -95,42 +95,35 @@ func (s *RecordSink) Tick(iv *Interval) error {
 	return nil
 }
 
-func (s *RecordSink) tick(iv *Interval, o *OpStats, warmup bool) (*record.Tick, error) {
-	t := &record.Tick{
+// fill sets the sink's tick to o's figures over iv, all but the
+// histograms, which WriteTick encodes from o. The tick and its status map
+// are the sink's, reused from line to line.
+func (s *RecordSink) fill(iv *Interval, o *OpStats, warmup bool) {
+	statuses := s.tick.Statuses
+	clear(statuses)
+	s.tick = record.Tick{
 		V: record.Version, Type: record.KindTick, Agent: s.meta.Agent, Phase: s.meta.Phase,
 		Op: o.Name, Warmup: warmup, Index: iv.Index, Start: iv.Start, End: iv.End,
 		Count: o.Count(), Errors: o.Failed(), Late: o.Late, Overflow: o.Overflow(),
+		Statuses: statuses,
 	}
-	if u := o.Units + o.UnitsFailed; u != t.Count+t.Errors {
-		t.Units = o.Units
+	if u := o.Units + o.UnitsFailed; u != s.tick.Count+s.tick.Errors {
+		s.tick.Units = o.Units
 	}
 	for st, n := range o.Statuses {
 		if n > 0 {
-			if t.Statuses == nil {
-				t.Statuses = map[string]int64{}
+			if s.tick.Statuses == nil {
+				s.tick.Statuses = map[string]int64{}
 			}
-			t.Statuses[s.cat.Statuses[st].Name] = n
+			s.tick.Statuses[s.cat.Statuses[st].Name] = n
 		}
 	}
-	var err error
-	enc := func(h *hist.Hist) string {
-		if h == nil || h.Count() == 0 || err != nil {
-			return ""
-		}
-		var e string
-		e, err = h.Encode()
-		return e
-	}
-	t.Service = enc(o.Service)
-	t.Response = enc(o.Response)
-	t.ServiceFailed = enc(o.ServiceFailed)
 	if o.Response != nil {
-		t.ResponseOverflow = o.Response.Overflow()
+		s.tick.ResponseOverflow = o.Response.Overflow()
 		if o.ResponseFailed != nil {
-			t.ResponseOverflow += o.ResponseFailed.Overflow()
+			s.tick.ResponseOverflow += o.ResponseFailed.Overflow()
 		}
 	}
-	return t, err
 }
 
 // End writes the End record.

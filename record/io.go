@@ -11,6 +11,9 @@ import (
 type Writer struct {
 	w   *bufio.Writer
 	enc *json.Encoder
+	// line and keys are WriteTick's buffers, kept between ticks.
+	line []byte
+	keys []string
 }
 
 // NewWriter writes to w.
