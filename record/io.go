@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+
+	"github.com/ybbench/ybbench/record/hist"
 )
 
 // Writer appends records as JSON lines. Flush after each batch: a killed
@@ -11,9 +13,10 @@ import (
 type Writer struct {
 	w   *bufio.Writer
 	enc *json.Encoder
-	// line and keys are WriteTick's buffers, kept between ticks.
-	line []byte
-	keys []string
+	// line, keys and hists are WriteTick's buffers, kept between ticks.
+	line  []byte
+	keys  []string
+	hists hist.Encoder
 }
 
 // NewWriter writes to w.

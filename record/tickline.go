@@ -76,9 +76,9 @@ func (w *Writer) appendTick(b []byte, t *Tick, service, response, serviceFailed 
 	}
 	b = appendNonZero(b, `,"late":`, t.Late)
 	b = appendNonZero(b, `,"overflow":`, t.Overflow)
-	b = appendHist(b, `,"service":`, service, t.Service)
-	b = appendHist(b, `,"response":`, response, t.Response)
-	b = appendHist(b, `,"service_failed":`, serviceFailed, t.ServiceFailed)
+	b = w.appendHist(b, `,"service":`, service, t.Service)
+	b = w.appendHist(b, `,"response":`, response, t.Response)
+	b = w.appendHist(b, `,"service_failed":`, serviceFailed, t.ServiceFailed)
 	b = appendNonZero(b, `,"response_overflow":`, t.ResponseOverflow)
 	return append(b, "}\n"...), nil
 }
@@ -93,10 +93,10 @@ func appendNonZero(b []byte, field string, v int64) []byte {
 
 // appendHist appends a histogram field: h's encoding when it holds
 // anything, else the string s has (nothing when it is empty).
-func appendHist(b []byte, field string, h *hist.Hist, s string) []byte {
+func (w *Writer) appendHist(b []byte, field string, h *hist.Hist, s string) []byte {
 	if h != nil && h.Count() > 0 {
 		b = append(append(b, field...), '"')
-		return append(h.AppendEncoded(b), '"')
+		return append(w.hists.Append(b, h), '"')
 	}
 	if s == "" {
 		return b

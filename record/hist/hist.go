@@ -154,15 +154,18 @@ func (x *Hist) Encode() (string, error) {
 	return string(e.encodeDense(x.h)), nil
 }
 
-// AppendEncoded appends what Encode returns to b. A record writer encodes
-// straight into its line this way, making no string of each histogram: an
-// agent writes one or more every tick for hours, and garbage made at every
-// tick is what its memory follows between collections.
-func (x *Hist) AppendEncoded(b []byte) []byte {
-	e := encoders.Get().(*encoder)
-	defer encoders.Put(e)
-	return append(b, e.encodeDense(x.h)...)
-}
+// Encoder encodes histograms as Encode does, appending to a caller's
+// buffer, and keeps its buffers and zlib writer for its owner alone: a
+// record writer encodes every tick's histograms straight into its line
+// this way, making no string of each and never waiting on a pool (which
+// may drop what it was given, and under the race detector does so on
+// purpose). An agent writes one or more every tick for hours, and garbage
+// made at every tick is what its memory follows between collections. Its
+// zero value is ready; it is not for concurrent use.
+type Encoder struct{ e encoder }
+
+// Append appends h's encoding, Encode's string, to b.
+func (c *Encoder) Append(b []byte, h *Hist) []byte { return append(b, c.e.encodeDense(h.h)...) }
 
 // Decode reads a histogram written by Encode. A histogram with another
 // geometry is refused, since it could not merge exactly.
