@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -113,10 +114,11 @@ func TestRecordsSayTheRuntimeSettings(t *testing.T) {
 	}
 }
 
-// countingWriter counts the bytes it is given and keeps none.
-type countingWriter struct{ n int }
+// lastWrite keeps a copy of the last write it was given, in a buffer
+// grown once, so that keeping it allocates nothing.
+type lastWrite struct{ b []byte }
 
-func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+func (l *lastWrite) Write(p []byte) (int, error) { l.b = append(l.b[:0], p...); return len(p), nil }
 
 // pacedTicks is a sink on w after its Begin and a function that writes
 // the next tick of an interval holding what a paced run's does: service
@@ -151,16 +153,35 @@ func pacedTicks(tb testing.TB, w io.Writer) func() {
 // and what it allocates each time is what its memory climbs by between
 // collections (26 allocations, about 1.8 KB a tick, through encoding/json).
 func TestRecordSinkTickAllocatesNothing(t *testing.T) {
-	out := &countingWriter{}
+	out := &lastWrite{b: make([]byte, 0, 64<<10)}
 	tick := pacedTicks(t, out)
 	tick()
-	before := out.n
 	if allocs := testing.AllocsPerRun(200, tick); allocs != 0 {
 		t.Errorf("a tick allocates %.1f times, want none", allocs)
 	}
-	// The ticks were written: two lines each, with both histograms.
-	if per := (out.n - before) / 201; per < 2*len(`"service":"","response":""`) {
-		t.Fatalf("%d bytes a tick: the ticks were not written", per)
+	// The last tick written (the 202nd: the first, AllocsPerRun's warm-up
+	// call and its 200 runs) holds what the test recorded: for each
+	// operation 500 successes and a failure, their statuses and histograms.
+	lines := strings.SplitAfter(string(out.b), "\n")
+	if len(lines) != 3 || lines[2] != "" {
+		t.Fatalf("the last tick wrote %q, want two lines", out.b)
+	}
+	for i, op := range []string{"READ", "UPDATE"} {
+		var tk record.Tick
+		if err := json.Unmarshal([]byte(lines[i]), &tk); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if tk.Op != op || tk.Index != 202 || tk.Count != 500 || tk.Errors != 1 || tk.Statuses["OK"] != 500 || tk.Statuses["ERROR"] != 1 {
+			t.Errorf("line %d: %+v", i, tk)
+		}
+		for _, c := range []struct {
+			enc  string
+			want int64
+		}{{tk.Service, 500}, {tk.Response, 500}, {tk.ServiceFailed, 1}} {
+			if h, err := hist.Decode(c.enc, 0); err != nil || h.Count() != c.want {
+				t.Errorf("line %d: histogram %q (%v): want %d measurements", i, c.enc, err, c.want)
+			}
+		}
 	}
 }
 
