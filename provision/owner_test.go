@@ -269,11 +269,13 @@ func TestClaimAndRelease(t *testing.T) {
 	})
 }
 
-// A TERM that comes after own_claim made the directory and before it wrote
-// the marker (here from a date that stands in for the marker's timestamp)
-// waits until the marker is there, then ends the script as TERM does: the
-// directory is never left unmarked, and a caller's own TERM trap is the
-// one that runs.
+// A TERM to the script's process group while own_claim's mkdir runs (a
+// cancelled run's kill, here sent by a mkdir on PATH right after it made
+// the directory) waits until the marker is there, then ends the script as
+// TERM does: the directory is never left unmarked, and a caller's own TERM
+// trap is the one that runs. A mkdir the TERM killed would stop the script
+// under set -e with the directory made and unmarked, which a teardown
+// leaves alone.
 func TestClaimHoldsATermUntilMarked(t *testing.T) {
 	for _, tc := range []struct {
 		name, trap string
@@ -285,13 +287,24 @@ func TestClaimHoldsATermUntilMarked(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			parent := t.TempDir()
-			body := tc.trap + "date() { kill -TERM $$; command date \"$@\"; }\n" +
+			bin := t.TempDir()
+			mkdir, err := exec.LookPath("mkdir")
+			if err != nil {
+				t.Fatal(err)
+			}
+			stub := "#!/bin/bash\n" + shellquote.Quote(mkdir) + " \"$@\" && kill -TERM 0\n"
+			if err := os.WriteFile(filepath.Join(bin, "mkdir"), []byte(stub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			body := tc.trap + "PATH=" + shellquote.Quote(bin) + ":$PATH\n" +
 				"own_claim " + shellquote.Quote(parent) + " run-a test ''\necho not-reached\n"
 			script, err := provision.OwnScript(body)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command("bash", "-c", script).Output()
+			cmd := exec.Command("bash", "-c", script)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the TERM goes to this group alone
+			out, err := cmd.Output()
 			var ee *exec.ExitError
 			termed := errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGTERM
 			if !errors.As(err, &ee) || ee.ExitCode() != tc.code || (tc.code == -1) != termed || string(out) != tc.out {

@@ -92,10 +92,14 @@ own_claim() {
   else
     # A TERM (a cancelled run) waits until the directory has its marker:
     # one killed between the two would be unmarked, and never removed.
+    # The shell's trap holds the signal for the shell alone: mkdir runs
+    # with it ignored (a mkdir killed after making the directory would
+    # stop the script under set -e), and the time comes from the shell's
+    # own printf, with no process to kill.
     own_term='' own_traps=$(trap -p TERM INT HUP)
     trap 'own_term=1' TERM INT HUP
-    mkdir -m 0755 -- "$dir"
-    if ! printf 'run=%s\nversion=%s\ncreated=%s\n' "$run" "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/$own_marker"; then
+    (trap '' TERM INT HUP; exec mkdir -m 0755 -- "$dir")
+    if ! TZ=UTC printf 'run=%s\nversion=%s\ncreated=%(%Y-%m-%dT%H:%M:%SZ)T\n' "$run" "$version" -1 >"$dir/$own_marker"; then
       rmdir -- "$dir"
       exit 21
     fi
