@@ -67,7 +67,10 @@ var (
 	statusP99 = regexp.MustCompile(`\[([A-Z-]+): Count=(\d+), [^\]]*?99=([\d.]+),`)
 )
 
-// summarizeStatus turns a YCSB status line into "N ops, R ops/s, READ p99 X ms".
+// summarizeStatus turns a YCSB status line into "Ts: N ops, now R ops/s, READ
+// p99 X µs". The rate is YCSB's "current ops/sec", the operations since the
+// agent's previous line over that interval; labelled "now" so that the last
+// line of a phase (a short interval) is not read as the phase's throughput.
 func summarizeStatus(line string) string {
 	m := statusOps.FindStringSubmatch(line)
 	if m == nil {
@@ -75,7 +78,7 @@ func summarizeStatus(line string) string {
 	}
 	s := fmt.Sprintf("%ss: %s ops", m[1], m[2])
 	if m[3] != "" {
-		s += ", " + m[3] + " ops/s"
+		s += ", now " + m[3] + " ops/s"
 	}
 	for _, p := range statusP99.FindAllStringSubmatch(line, -1) {
 		if p[2] != "0" && p[1] != "CLEANUP" {
