@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 )
 
 // s3Store keeps one JSON document per run, <prefix>/runs/<run id>.json,
@@ -38,7 +39,9 @@ func openS3(ctx context.Context, raw string) (Store, error) {
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("history store %s: want s3://bucket/prefix", raw)
 	}
-	cfg, err := config.LoadDefaultConfig(ctx)
+	// The SDK's own log lines are dropped: a failure is returned, and says
+	// what the SDK's warning would (no credentials, where it looked).
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithLogger(logging.Nop{}))
 	if err != nil {
 		return nil, fmt.Errorf("history store %s: %w", raw, err)
 	}

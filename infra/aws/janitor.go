@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/awslog"
 	"github.com/ybbench/ybbench/internal/exitcode"
 )
 
@@ -121,7 +122,7 @@ func NewJanitor(ctx context.Context, region string, opts ...JanitorOption) (*Jan
 		cfg = j.cfg.Copy()
 	} else {
 		var err error
-		if cfg, err = config.LoadDefaultConfig(ctx, config.WithRegion(region)); err != nil {
+		if cfg, err = config.LoadDefaultConfig(ctx, config.WithRegion(region), config.WithLogger(awslog.To(j.log))); err != nil {
 			return nil, exitcode.Wrap(exitcode.Config, fmt.Errorf("aws janitor: loading the AWS configuration: %w", err))
 		}
 	}

@@ -61,9 +61,12 @@ func Quota(q vcpuQuota) Option { return func(p *Provider) { p.quota = q } }
 
 // New returns the aws provider.
 func New(opts ...Option) *Provider {
-	p := &Provider{module: modules.AWS(), log: slog.New(slog.DiscardHandler), config: DefaultConfig}
+	p := &Provider{module: modules.AWS(), log: slog.New(slog.DiscardHandler)}
 	for _, f := range opts {
 		f(p)
+	}
+	if p.config == nil {
+		p.config = DefaultConfig(p.log)
 	}
 	if p.quota == nil {
 		p.quota = serviceQuotas{config: p.config}
