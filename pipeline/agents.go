@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,8 +65,19 @@ func (r *Run) agentInput(ph Phase, count int, password string, startAt time.Time
 	in.MetricsPort = r.spec.agentMetricsPort()
 	if st, ok := r.sweepStepOf(ph); ok {
 		in.TargetOpsPerSec = st.Target
-		if st.Extended && in.Params.Duration > 0 {
+		// A step is its warm-up at the step's rate, then its measured time
+		// (twice as long when extended).
+		in.StepWarmup, in.Params.Duration = r.spec.SweepWarmup, r.spec.sweepStepTime()
+		if st.Extended {
 			in.Params.Duration *= 2
+		}
+		// Its time bounds it, not the run's operation count, which would
+		// end a step at 110% of the saturation early and make one at 10%
+		// run ten times as long: the count is raised to twice what the
+		// step's rate does in that time (YCSB sizes its key space for the
+		// run's inserts from it, so it is not dropped).
+		if need := int64(math.Ceil(st.Target * in.Params.Duration.Seconds() * 2)); in.Params.Operations > 0 && in.Params.Operations < need {
+			in.Params.Operations = need
 		}
 	}
 	return in

@@ -73,6 +73,12 @@ type Spec struct {
 	// SweepResolution is the share (percent) of the run's throughput the
 	// bisection narrows the knee's bracket to (empty: 2).
 	SweepResolution string `yaml:"sweep_resolution" json:"sweep_resolution,omitempty"`
+	// SweepStep is each step's measured time (0: the run's duration, at
+	// most defaultSweepStep), SweepWarmup the warm-up at the step's rate
+	// before it: a step is bounded by its time, not by the run's
+	// operation count.
+	SweepStep   time.Duration `yaml:"sweep_step" json:"sweep_step,omitempty"`
+	SweepWarmup time.Duration `yaml:"sweep_warmup" json:"sweep_warmup,omitempty"`
 	// LateAfter is the pacer's tolerance for a late start (ybload's
 	// ybload.late.after), given to YCSB agents when not the default.
 	LateAfter time.Duration `yaml:"late_after" json:"late_after,omitempty"`

@@ -39,7 +39,7 @@ func (s *Spec) sweepPlan() (sweep.Plan, error) {
 func (s *Spec) checkSweep(p *profiles.Profile) []error {
 	if !s.Sweep {
 		var errs []error
-		names := []string{"sweep_fractions", "sweep_resolution", "slo_p99"}
+		names := []string{"sweep_fractions", "sweep_resolution", "slo_p99", "sweep_step", "sweep_warmup"}
 		if p.Family != "ycsb" {
 			// Only YCSB runs a paced phase of its own (a target in
 			// agent_properties); the other families are paced in sweep
@@ -57,6 +57,16 @@ func (s *Spec) checkSweep(p *profiles.Profile) []error {
 	if s.Repeat > 1 {
 		errs = append(errs, fmt.Errorf("%s: not with repeat %d: a sweep is one series of steps on one cluster", s.where("sweep"), s.Repeat))
 	}
+	// The agents take whole seconds (YCSB's maxexecutiontime and
+	// warmuptime, sysbench's --time and --warmup-time).
+	for _, st := range []struct {
+		name string
+		d    time.Duration
+	}{{"sweep_step", s.SweepStep}, {"sweep_warmup", s.SweepWarmup}} {
+		if st.d%time.Second != 0 {
+			errs = append(errs, fmt.Errorf("%s: %v: want whole seconds (the agents take seconds)", s.where(st.name), st.d))
+		}
+	}
 	if _, err := s.sweepPlan(); err != nil {
 		name := "sweep_fractions"
 		for _, n := range []string{"slo_p99", "sweep_resolution"} {
@@ -67,6 +77,26 @@ func (s *Spec) checkSweep(p *profiles.Profile) []error {
 		errs = append(errs, fmt.Errorf("%s: %s", s.where(name), strings.TrimPrefix(err.Error(), name+": ")))
 	}
 	return errs
+}
+
+// defaultSweepStep bounds a sweep step's measured time when sweep_step is
+// not given: at most 32 steps of it (MaxSteps for the default fractions
+// and resolution), half of them extended, keep a workload's sweep under
+// 45 minutes on the published hardware, and at the lowest step (a tenth
+// of the published 30,000 ops/s or so) it still measures over 100,000
+// operations, a p99 from a thousand of them.
+const defaultSweepStep = 45 * time.Second
+
+// sweepStepTime is a sweep step's measured time: sweep_step, else the
+// run's duration up to defaultSweepStep.
+func (s *Resolved) sweepStepTime() time.Duration {
+	if s.SweepStep > 0 {
+		return s.SweepStep
+	}
+	if d := s.Params.Duration; d > 0 && d < defaultSweepStep {
+		return d.Truncate(time.Second)
+	}
+	return defaultSweepStep
 }
 
 // sweepPlanBound is a sweep's place in the plan: its stage line and the
@@ -89,10 +119,11 @@ func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 		return sweepPlanBound{}, false
 	}
 	steps := plan.MaxSteps()
-	per := s.Params.Warmup + s.Params.Duration + s.StartDelay + 3*time.Second
-	extended := per + s.Params.Duration
+	step := s.sweepStepTime()
+	per := s.SweepWarmup + step + s.StartDelay + 3*time.Second
+	extended := per + step
 	total := time.Duration(len(s.Workloads)*steps/2) * (per + extended)
-	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v (of them at most %d extended, %v each) per workload (%v in all, at most)",
-		plan.Fractions, 100*plan.Bisection(), steps, per, steps/2, extended, total)
+	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v (a %v warm-up, %v measured, the agents' start; of them at most %d extended, %v each) per workload (%v in all, at most)",
+		plan.Fractions, 100*plan.Bisection(), steps, per, s.SweepWarmup, step, steps/2, extended, total)
 	return sweepPlanBound{stage: PlanStage{Stage: "sweep", What: what}, seconds: total.Seconds()}, true
 }

@@ -10,19 +10,20 @@ import (
 // plan shows a sweep's bound before anything is made: with the default
 // fractions (9, the highest 110%), at most 2 × (9 + 6 bisections + 1
 // confirmation) = 32 steps a workload, half of them extensions twice as
-// long; each step its warm-up, duration, start delay and 3 s. Reckoned
-// here by hand for a sysbench workload, whose steps have a warm-up.
+// long; each step its own warm-up (sweep_warmup, not the run's), its time
+// (the run's duration, below 45 s), the start delay and 3 s. Reckoned here
+// by hand for a sysbench workload, whose run has a warm-up of its own.
 func TestPlanShowsSweepBound(t *testing.T) {
 	s := Defaults()
 	s.Profile, s.Workloads, s.Sweep = "sysbench-ysql", []string{"oltp_point_select"}, true
-	d, w := 20*time.Second, 5*time.Second
-	s.Duration, s.Warmup = &d, &w
+	d, runWarmup, w := 20*time.Second, 9*time.Second, 5*time.Second
+	s.Duration, s.Warmup = &d, &runWarmup
 	r, err := s.Resolve()
 	if err != nil {
 		t.Fatal(err)
 	}
 	without := Defaults()
-	without.Profile, without.Workloads, without.Duration, without.Warmup = s.Profile, s.Workloads, &d, &w
+	without.Profile, without.Workloads, without.Duration, without.Warmup = s.Profile, s.Workloads, &d, &runWarmup
 	r0, err := without.Resolve()
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,70 @@ func TestPlanShowsSweepBound(t *testing.T) {
 	line := sweepStage(pl)
 	if !strings.Contains(line, "at most 32 steps") || !strings.Contains(line, "at most 16 extended") {
 		t.Errorf("the sweep's stage: %q", line)
+	}
+}
+
+// On the published hardware a default sweep of one workload is bounded
+// under 45 minutes, the issue's goal, and plan says so: its steps are 45 s
+// (the profiles' runs are longer), warmed up for 5 s; sweep_step and
+// sweep_warmup change the bound; the whole-seconds rule and the "with
+// sweep" rule refuse them naming the setting, and each given alone with a
+// sweep is taken (the positive controls).
+func TestSweepStepAndWarmupSettings(t *testing.T) {
+	bound := func(s Spec) (float64, string) {
+		t.Helper()
+		r, err := s.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, ok := sweepBound(r)
+		if !ok {
+			t.Fatal("no sweep bound")
+		}
+		return sb.seconds, sb.stage.What
+	}
+	for _, prof := range []string{"ycsb-ysql", "ycsb-ycql", "kv-ycql", "sysbench-ysql"} {
+		s := Defaults()
+		s.Profile, s.Provider, s.Sweep = prof, "aws", true
+		r, err := s.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Workloads = r.Workloads[:1]
+		secs, what := bound(s)
+		if secs > 45*60 {
+			t.Errorf("%s: a default sweep of one workload is bounded at %v, over 45 minutes: %s", prof, time.Duration(secs)*time.Second, what)
+		}
+		if !strings.Contains(what, "32 steps of 56s (a 5s warm-up, 45s measured") {
+			t.Errorf("%s: %s", prof, what)
+		}
+	}
+	s := Defaults()
+	s.Profile, s.Workloads, s.Sweep = "ycsb-ysql", []string{"workloadc"}, true
+	s.SweepStep, s.SweepWarmup = 10*time.Second, 2*time.Second
+	secs, what := bound(s)
+	per := (2*time.Second + 10*time.Second + s.StartDelay + 3*time.Second).Seconds()
+	if want := 16*per + 16*(per+10); math.Abs(secs-want) > 0.5 || !strings.Contains(what, "steps of 18s (a 2s warm-up, 10s measured") {
+		t.Errorf("sweep_step 10s, sweep_warmup 2s: bound %v s, want %v: %s", secs, want, what)
+	}
+	for _, tc := range []struct {
+		sweep       bool
+		step, warm  time.Duration
+		want, about string
+	}{
+		{true, 1500 * time.Millisecond, 5 * time.Second, "sweep_step", "whole seconds"},
+		{true, 10 * time.Second, 500 * time.Millisecond, "sweep_warmup", "whole seconds"},
+		{true, -time.Second, 5 * time.Second, "sweep_step", ""},
+		{true, 10 * time.Second, -time.Second, "sweep_warmup", ""},
+		{false, 10 * time.Second, 5 * time.Second, "sweep_step", "without sweep"},
+		{false, 0, 3 * time.Second, "sweep_warmup", "without sweep"},
+	} {
+		s := Defaults()
+		s.Profile, s.Workloads, s.Sweep, s.SweepStep, s.SweepWarmup = "ycsb-ysql", []string{"workloadc"}, tc.sweep, tc.step, tc.warm
+		_, err := s.Resolve()
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.about) {
+			t.Errorf("sweep %v, sweep_step %v, sweep_warmup %v: %v, want a refusal naming %s (%s)", tc.sweep, tc.step, tc.warm, err, tc.want, tc.about)
+		}
 	}
 }
 

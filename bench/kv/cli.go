@@ -196,7 +196,7 @@ func runWorkload(ctx context.Context, o *Options, sess *ycql.Session, ddl []stri
 // is written; on an error nothing is left open.
 func engineConfig(o *Options, env *Env, log *slog.Logger, wl *Workload, keys *KeyGen, processStart time.Time,
 	settings map[string]string, counters func() map[string]int64) (ec bench.Config, closeOutputs func(), err error) {
-	ec = bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Interval: bench.DefaultInterval, Abort: env.Abort,
+	ec = bench.Config{Threads: wl.Threads(), Duration: o.RunTime, Warmup: o.Warmup, Interval: bench.DefaultInterval, Abort: env.Abort,
 		Seed: o.Seed, Logger: log, LateAfter: o.LateAfter}
 	if o.TargetOpsPerSec > 0 {
 		ec.Schedule = &pace.Target{OpsPerSec: float64(o.TargetOpsPerSec), Threads: wl.Threads(), Jitter: true}

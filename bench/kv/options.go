@@ -97,6 +97,9 @@ type Options struct {
 	// its intended start an operation must start to count as late.
 	TargetOpsPerSec int64
 	LateAfter       time.Duration
+	// Warmup runs the workload before its measured time, left out of the
+	// results (0: none, as yb-sample-apps).
+	Warmup time.Duration
 
 	// Set records which flags were given (for the records).
 	Set map[string]string

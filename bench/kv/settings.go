@@ -47,6 +47,9 @@ func settingsOf(o *Options, sess *ycql.Session, ddl []string, version string) ma
 	s["kv.num_writes"] = strconv.FormatInt(o.NumWrites, 10)
 	s["kv.num_unique_keys"] = strconv.FormatInt(o.UniqueKeys, 10)
 	s["kv.run_time"] = o.RunTime.String()
+	if o.Warmup > 0 {
+		s["kv.warmup"] = o.Warmup.String()
+	}
 	s["kv.thread_stagger"] = o.Stagger.String()
 	s["kv.seed"] = strconv.FormatUint(o.Seed, 10)
 	if p := o.Part; p.Split() {

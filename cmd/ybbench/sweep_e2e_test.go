@@ -26,7 +26,7 @@ func sweepOnce(t *testing.T, subnet string) (*collect.Result, string) {
 	cleanupRuns(t, runs)
 	r := ybbench(t, "run", "--local", "--flavor=postgres", "--db-hosts=1", "--client-hosts=1", "--workloads=workloadc",
 		"--records=2000", "--operations=100000000", "--duration=3s", "--threads=16", "--late-after=50ms", "--load-threads=4", "--start-delay=1s",
-		"--sweep", "--sweep-fractions=20,80", "--sweep-resolution=10", "--runs-dir="+runs, "--subnet="+subnet+".0/24")
+		"--sweep", "--sweep-fractions=20,80", "--sweep-resolution=10", "--sweep-warmup=1s", "--runs-dir="+runs, "--subnet="+subnet+".0/24")
 	dir := runDirIn(t, runs, 0)
 	if r.code != 0 {
 		t.Fatalf("run --sweep: exit %d\n%s", r.code, tail(r.stderr, 30))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ybbench/ybbench/collect"
 	"github.com/ybbench/ybbench/collect/sweep"
@@ -39,8 +40,11 @@ func sweepFamily(t *testing.T, subnet string, args ...string) (string, *collect.
 // checkFamilySweep holds a family's sweep to what the sweep promises: every
 // planned step ran as a ledger step with the rate the plan gave it (the
 // agents' records say what they were offered), a knee was found, and
-// the steps up to it held their targets within 2%.
-func checkFamilySweep(t *testing.T, dir, w string, res *collect.Result) {
+// the steps up to it held their targets within 2%; each step warmed up at
+// its rate first (warm-up ticks with operations in them, left out of the
+// measured ones) and was measured for its whole step time, twice that when
+// extended (its time bounds it, not an operation count).
+func checkFamilySweep(t *testing.T, dir, w string, step time.Duration, res *collect.Result) {
 	t.Helper()
 	var sw *collect.SweepResult
 	for _, wr := range res.Workloads {
@@ -77,6 +81,22 @@ func checkFamilySweep(t *testing.T, dir, w string, res *collect.Result) {
 		if want := math.Max(1, math.Round(pl.Target)); rf.Meta.TargetOpsPerSec != want || rf.Meta.Schedule == "" {
 			t.Errorf("step %d: the agent was offered %v (%q), the plan says %v", pl.Index, rf.Meta.TargetOpsPerSec, rf.Meta.Schedule, want)
 		}
+		var warmOps int64
+		for _, tk := range rf.Ticks {
+			if tk.Warmup {
+				warmOps += tk.Count
+			}
+		}
+		want := step
+		if pl.Extended {
+			want *= 2
+		}
+		if warmOps == 0 {
+			t.Errorf("step %d: no operations in warm-up ticks: the step did not warm up", pl.Index)
+		}
+		if rf.End == nil || rf.End.RunTimeMS < 0.9*float64(want.Milliseconds()) {
+			t.Errorf("step %d: measured for %+v, the step is %v", pl.Index, rf.End, want)
+		}
 	}
 	k := sw.Knee
 	if k == nil {
@@ -102,8 +122,8 @@ func checkFamilySweep(t *testing.T, dir, w string, res *collect.Result) {
 func TestE2ESweepSysbench(t *testing.T) {
 	w := "oltp_point_select"
 	dir, res := sweepFamily(t, "10.213.176", "--profile=sysbench-ysql", "--flavor=postgres", "--workloads="+w,
-		"--records=2000", "--threads=8", "--duration=8s", "--warmup=1s", "--sweep-fractions=20,30", "--late-after=10ms")
-	checkFamilySweep(t, dir, w, res)
+		"--records=2000", "--threads=8", "--duration=8s", "--warmup=1s", "--sweep-fractions=20,30", "--late-after=10ms", "--sweep-warmup=1s")
+	checkFamilySweep(t, dir, w, 8*time.Second, res)
 	dat, err := os.ReadFile(filepath.Join(dir, "agents", "client-1", collect.SweepStem(w, 1)+"-run.dat"))
 	if err != nil || !strings.Contains(string(dat), "Target transaction rate:") {
 		t.Errorf("the first step's sysbench report names no target rate: %v\n%s", err, dat)
@@ -119,6 +139,6 @@ func TestE2ESweepSysbench(t *testing.T) {
 func TestE2ESweepKV(t *testing.T) {
 	w := "write-heavy"
 	dir, res := sweepFamily(t, "10.213.177", "--profile=kv-ycql", "--workloads="+w, "--threads=8", "--duration=3s",
-		"--sweep-fractions=10,15", "--late-after=100ms")
-	checkFamilySweep(t, dir, w, res)
+		"--sweep-fractions=10,15", "--late-after=100ms", "--sweep-warmup=2s", "--sweep-step=4s")
+	checkFamilySweep(t, dir, w, 4*time.Second, res)
 }

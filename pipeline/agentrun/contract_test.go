@@ -74,7 +74,7 @@ func inputs(t *testing.T, p *profiles.Profile) []agentrun.Input {
 					if ph == agentrun.Run && wi%3 == 1 {
 						// A sweep's step: paced, with a late-start tolerance.
 						in.Phase.Sweep, in.Phase.Rep = 2, 0
-						in.TargetOpsPerSec, in.LateAfter = 2345.6, 20*time.Millisecond
+						in.TargetOpsPerSec, in.LateAfter, in.StepWarmup = 2345.6, 20*time.Millisecond, 7*time.Second
 					}
 					out = append(out, in)
 				}
@@ -163,7 +163,7 @@ func (p ycsbParsed) get(key string) string { return p.inv.Props.Get(key, "") }
 // given with -p is one of its extra Properties.
 var ownKeys = map[string]bool{"recordcount": true, "ybload.prepare.only": true, "ycql.createtable": true, "ycql.droptable": true,
 	"ysql.createdatabase": true, "ysql.droptable": true, "ysql.createtable": true, "ysql.ddl": true, "insertstart": true,
-	"insertcount": true, "operationcount": true, "ybload.agent.index": true, "ybload.agent.count": true, "maxexecutiontime": true,
+	"insertcount": true, "operationcount": true, "ybload.agent.index": true, "ybload.agent.count": true, "maxexecutiontime": true, "warmuptime": true,
 	"threadcount": true, "status": true, "ybload.agent": true, "ybload.records": true, "ybload.summary": true, "ybload.start.at": true,
 	"ybload.metrics.addr": true, "dotransactions": true} // the command word sets it
 
@@ -237,6 +237,7 @@ var ycsbChecks = checks[ycsbParsed]{
 	"AgentIndex":       func(p ycsbParsed) any { return int(p.num("ybload.agent.index")) },
 	"AgentCount":       func(p ycsbParsed) any { return int(p.num("ybload.agent.count")) },
 	"MaxExecutionTime": func(p ycsbParsed) any { return time.Duration(p.num("maxexecutiontime")) * time.Second },
+	"Warmup":           func(p ycsbParsed) any { return time.Duration(p.num("warmuptime")) * time.Second },
 	// Read by the agent's own parser of the address, which the YCSB
 	// mode's run options use.
 	"MetricsAddr": func(p ycsbParsed) any {
@@ -397,6 +398,7 @@ var kvChecks = checks[*kv.Options]{
 	"NumReads":        func(o *kv.Options) any { return o.NumReads },
 	"NumWrites":       func(o *kv.Options) any { return o.NumWrites },
 	"RunTime":         func(o *kv.Options) any { return o.RunTime },
+	"Warmup":          func(o *kv.Options) any { return o.Warmup },
 	"RecordsFile":     func(o *kv.Options) any { return o.Records },
 	"SummaryFile":     func(o *kv.Options) any { return o.Summary },
 	"Agent":           func(o *kv.Options) any { return o.Agent },

@@ -69,6 +69,9 @@ type Input struct {
 	// LateAfter is how far past its intended start a paced operation must
 	// start to count as late (0: the agent's default, 1 ms).
 	LateAfter time.Duration
+	// StepWarmup is a sweep step's warm-up at its rate before its measured
+	// time (see warmup).
+	StepWarmup time.Duration
 	// MetricsPort is the port the agents serve their live metrics on, at
 	// their host's Addr (0: off).
 	MetricsPort int
@@ -85,6 +88,19 @@ func (in Input) metricsAddr() (string, error) {
 		return "", exitcode.Errorf(exitcode.Config, "metrics_addr: client %s has no private address to serve the metrics on", in.Host)
 	}
 	return net.JoinHostPort(in.Addr, strconv.Itoa(in.MetricsPort)), nil
+}
+
+// warmup is the run phase's warm-up: a sweep step's own, else the
+// profile's, which only sysbench has (YCSB and yb-sample-apps have none, so
+// a profile's warmup never reaches their agents).
+func (in Input) warmup() time.Duration {
+	if in.Phase.Sweep > 0 {
+		return in.StepWarmup.Truncate(time.Second)
+	}
+	if in.Family != "sysbench" {
+		return 0
+	}
+	return in.Params.Warmup.Truncate(time.Second)
 }
 
 // agentTarget is this agent's share of the phase's target rate, whole

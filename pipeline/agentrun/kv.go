@@ -23,9 +23,12 @@ type KV struct {
 	// here until RunTime.
 	NumReads, NumWrites int64
 	RunTime             time.Duration
-	RecordsFile         string
-	SummaryFile         string
-	Agent               string
+	// Warmup runs before RunTime, left out of the results (0: none, as
+	// yb-sample-apps; a sweep's steps have one).
+	Warmup      time.Duration
+	RecordsFile string
+	SummaryFile string
+	Agent       string
 	// StartAt is the instant every agent starts its measured workload at.
 	StartAt time.Time
 	// AgentIndex and AgentCount are this agent's place among the phase's
@@ -55,7 +58,7 @@ func buildKV(in Input) (*KV, error) {
 	if in.Phase.Phase != Run {
 		return nil, exitcode.Errorf(exitcode.Tool, "kv has no phase %q", in.Phase.Phase)
 	}
-	k := &KV{NumReads: -1, NumWrites: -1, RunTime: in.Params.Duration.Truncate(time.Second),
+	k := &KV{NumReads: -1, NumWrites: -1, RunTime: in.Params.Duration.Truncate(time.Second), Warmup: in.warmup(),
 		RecordsFile: in.file(".jsonl"), SummaryFile: in.file(".json"), Agent: in.Host, StartAt: in.StartAt,
 		AgentIndex: in.Index, AgentCount: in.Count, TargetOpsPerSec: in.agentTarget(), LateAfter: in.LateAfter}
 	for _, e := range in.DB.YCQL {
@@ -157,6 +160,9 @@ func (k *KV) Args() []string {
 	}
 	if k.LateAfter > 0 {
 		num("--ybload_late_after_ms", max(1, k.LateAfter.Milliseconds()))
+	}
+	if k.Warmup > 0 {
+		num("--ybload_warmup_ms", k.Warmup.Milliseconds())
 	}
 	if k.MetricsAddr != "" {
 		a = append(a, "--ybload_metrics_addr", k.MetricsAddr)

@@ -62,7 +62,7 @@ func buildSysbench(in Input) (*Sysbench, error) {
 	}
 	if in.Phase.Phase == Run {
 		s.Threads = threadsOf(int64(p.Threads), in.Count, in.Index)
-		s.Time, s.Warmup = p.Duration.Truncate(time.Second), p.Warmup.Truncate(time.Second)
+		s.Time, s.Warmup = p.Duration.Truncate(time.Second), in.warmup()
 		// The seeds' run_sysbench.sh reports every 10 seconds.
 		s.ReportInterval = 10 * time.Second
 		s.RecordsFile, s.Agent, s.StartAt = in.file(".jsonl"), in.Host, in.StartAt

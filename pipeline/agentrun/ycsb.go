@@ -35,10 +35,12 @@ type YCSB struct {
 	// Load: this agent's share of the key space.
 	InsertStart, InsertCount int64
 	// Run: this agent's share of the operations, which agent it is, the
-	// time bound (0: none).
+	// time bound (0: none), the warm-up before it (0: none, as in YCSB,
+	// which has none: only a sweep's steps have one, ybload's warmuptime).
 	OperationCount         int64
 	AgentIndex, AgentCount int
 	MaxExecutionTime       time.Duration
+	Warmup                 time.Duration
 	// Properties are extra -p settings (load and run), in name order.
 	Properties []Property
 	Conn       YCSBConn
@@ -110,6 +112,7 @@ func buildYCSB(in Input) (*YCSB, error) {
 		_, y.OperationCount = Split(p.Operations, in.Count, in.Index)
 		y.AgentIndex, y.AgentCount = in.Index, in.Count
 		y.MaxExecutionTime = p.Duration.Truncate(time.Second)
+		y.Warmup = in.warmup()
 	default:
 		return nil, exitcode.Errorf(exitcode.Tool, "YCSB has no phase %q", in.Phase.Phase)
 	}
@@ -175,6 +178,9 @@ func (y *YCSB) Args() []string {
 		set("ybload.agent.count", strconv.Itoa(y.AgentCount))
 		if y.MaxExecutionTime > 0 {
 			set("maxexecutiontime", itoa(int64(y.MaxExecutionTime/time.Second)))
+		}
+		if y.Warmup > 0 {
+			set("warmuptime", itoa(int64(y.Warmup/time.Second)))
 		}
 	}
 	set("threadcount", strconv.Itoa(y.Threads))
