@@ -138,7 +138,7 @@ func TestE2ESweepSysbench(t *testing.T) {
 // share one queue.
 func TestE2ESweepKV(t *testing.T) {
 	w := "write-heavy"
-	dir, res := sweepFamily(t, "10.213.177", "--profile=kv-ycql", "--workloads="+w, "--threads=8", "--duration=3s",
-		"--sweep-fractions=10,15", "--late-after=100ms", "--sweep-warmup=2s", "--sweep-step=4s")
-	checkFamilySweep(t, dir, w, 4*time.Second, res)
+	dir, res := sweepFamily(t, "10.213.177", "--profile=kv-ycql", "--workloads="+w, "--threads=8", "--duration=4s",
+		"--sweep-fractions=10,15", "--late-after=100ms", "--sweep-warmup=1s", "--sweep-step=3s")
+	checkFamilySweep(t, dir, w, 3*time.Second, res)
 }
