@@ -165,7 +165,7 @@ var settings = []Setting{
 		Valid: "≥ 1s, whole seconds, with sweep (0: the default)", Min: minZero,
 		field: func(s *Spec) any { return &s.SweepStep }},
 	{Name: "sweep_warmup", Type: "duration", Default: "5s",
-		Usage: "each sweep step's warm-up at the step's rate before its measured time, whole seconds (not counted, not sampled)",
+		Usage: "each sweep step's warm-up at the step's rate before its measured time, whole seconds (left out of its figures and of its limit verdict's host readings)",
 		Valid: "≥ 0, whole seconds, with sweep", Min: minZero,
 		field: func(s *Spec) any { return &s.SweepWarmup }},
 	{Name: "slo_p99", Type: "duration", Default: "0s", DefaultDoc: "0s: twice the lowest step's p99",
