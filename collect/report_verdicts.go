@@ -46,17 +46,13 @@ func verdictsMarkdown(r *Result) string {
 	var b strings.Builder
 	if rep := r.Reproduction; rep != nil {
 		fmt.Fprintf(&b, "## Reproduced?\n\n**%s.**\n\n", mdText(rep.Summary))
+		shared := rep.SharedReasons()
+		if len(shared) > 0 {
+			fmt.Fprintf(&b, "Not comparable, every row: %s.\n\n", mdText(ReasonTexts(shared)))
+		}
 		b.WriteString("| Workload | Verdict | Why |\n|---|---|---|\n")
 		for _, row := range rep.Rows {
-			why := row.Worst
-			if len(row.Reasons) > 0 {
-				var texts []string
-				for _, re := range row.Reasons {
-					texts = append(texts, re.Text)
-				}
-				why = strings.Join(texts, "; ")
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(row.Workload), mdText(row.Status), mdText(why))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(row.Workload), mdText(row.Status), mdText(row.Why(shared)))
 		}
 		fmt.Fprintf(&b, "\nRule: %s.\n\n", mdText(rep.Rule))
 	}

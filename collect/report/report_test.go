@@ -410,3 +410,27 @@ func TestHTMLShowsTheLimitsEvidence(t *testing.T) {
 		t.Errorf("report.html lacks the limit with its evidence %q; its limits section:\n%s", want, b.String()[max(i, 0):min(len(b.String()), max(i, 0)+600)])
 	}
 }
+
+// The reasons every published row gives are said once, above the table,
+// and each row points at them.
+func TestHTMLSaysSharedReasonsOnce(t *testing.T) {
+	p := fixturePage(t)
+	standIn := collect.Reason{Tag: "stand-in database", Text: "the database was PostgreSQL, a stand-in for YugabyteDB"}
+	p.Reproduction = &collect.Reproduction{Summary: "0 of 2 reproduced, 2 not comparable (stand-in database)", Rows: []collect.ReproducedRow{
+		{Workload: "workloada", Status: collect.NotComparable, Reasons: []collect.Reason{standIn}},
+		{Workload: "workloadb", Status: collect.NotComparable, Reasons: []collect.Reason{standIn}},
+	}}
+	var b bytes.Buffer
+	if err := p.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if n := strings.Count(html, standIn.Text); n != 1 {
+		t.Errorf("the shared reason appears %d times, want once", n)
+	}
+	if !strings.Contains(html, `<p data-name="shared-reasons">Not comparable, every row: the database was PostgreSQL, a stand-in for YugabyteDB.</p>`) ||
+		strings.Count(html, "<td>the reasons every row gives (above)</td>") != 2 {
+		i := strings.Index(html, `id="reproduction"`)
+		t.Errorf("report.html's reproduction section:\n%s", html[max(i, 0):min(len(html), max(i, 0)+900)])
+	}
+}
