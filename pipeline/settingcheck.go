@@ -25,6 +25,8 @@ func (s *Spec) checkBounds() []error {
 			errs = append(errs, fmt.Errorf("%s: %s must not be negative", s.where(st.Name), st.show(n)))
 		case st.Min == minOne && n <= 0:
 			errs = append(errs, fmt.Errorf("%s: %s: want %s", s.where(st.Name), st.show(n), st.Valid))
+		case st.Seconds && n%int64(time.Second) != 0:
+			errs = append(errs, fmt.Errorf("%s: %s: want whole seconds (the agents take seconds)", s.where(st.Name), st.show(n)))
 		}
 	}
 	return errs

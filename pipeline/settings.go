@@ -36,6 +36,11 @@ type Setting struct {
 	// Min is checked by Validate: minNone, minZero (not negative) or
 	// minOne (positive).
 	Min int
+	// Seconds: a duration the agents take in whole seconds (YCSB's
+	// maxexecutiontime and warmuptime, sysbench's --time, the KV tool's
+	// --run_time), so a fraction is refused rather than cut off: a 500ms
+	// duration became no time bound at all.
+	Seconds bool
 	// Cloud: only the cloud providers (aws, gcp) read the setting, so
 	// given with another provider it is refused rather than ignored.
 	Cloud bool
@@ -113,10 +118,10 @@ var settings = []Setting{
 	{Name: "operations", Type: "integer", DefaultDoc: "the profile's", Usage: "override the profile's operation count", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
 		field: func(s *Spec) any { return &s.Operations }, param: func(p *profiles.Parameters) any { return &p.Operations },
 		Families: ycsbOnly},
-	{Name: "duration", Type: "duration", DefaultDoc: "the profile's", Usage: "override the run phase's time limit (e.g. 30s)", Valid: "> 0 (unset: the profile's)", Min: minOne,
+	{Name: "duration", Type: "duration", DefaultDoc: "the profile's", Usage: "override the run phase's time limit (e.g. 30s)", Valid: "> 0, whole seconds (unset: the profile's)", Min: minOne, Seconds: true,
 		field: func(s *Spec) any { return &s.Duration }, param: func(p *profiles.Parameters) any { return &p.Duration },
 		Families: allFamilies},
-	{Name: "warmup", Type: "duration", DefaultDoc: "the profile's", Usage: "override the warm-up before the measured window (0: none)", Valid: "≥ 0; above 0 only for profiles with a warm-up (sysbench)", Min: minZero,
+	{Name: "warmup", Type: "duration", DefaultDoc: "the profile's", Usage: "override the warm-up before the measured window (0: none)", Valid: "≥ 0, whole seconds; above 0 only for profiles with a warm-up (sysbench)", Min: minZero, Seconds: true,
 		field: func(s *Spec) any { return &s.Warmup }, param: func(p *profiles.Parameters) any { return &p.Warmup },
 		Families: sysbenchOnly, zeroIsNone: true},
 	{Name: "threads", Type: "integer", DefaultDoc: "the profile's", Usage: "override the run phase's threads", Valid: "≥ 1 (unset: the profile's)", Min: minOne,
@@ -162,11 +167,11 @@ var settings = []Setting{
 		field: func(s *Spec) any { return &s.SweepResolution }},
 	{Name: "sweep_step", Type: "duration", Default: "0s", DefaultDoc: "0s: the run's duration, at most 45s",
 		Usage: "each sweep step's measured time, whole seconds (a step whose p99 did not hold over its two halves is run again twice as long)",
-		Valid: "≥ 1s, whole seconds, with sweep (0: the default)", Min: minZero,
+		Valid: "≥ 1s, whole seconds, with sweep (0: the default)", Min: minZero, Seconds: true,
 		field: func(s *Spec) any { return &s.SweepStep }},
 	{Name: "sweep_warmup", Type: "duration", Default: "5s",
 		Usage: "each sweep step's warm-up at the step's rate before its measured time, whole seconds (left out of its figures and of its limit verdict's host readings)",
-		Valid: "≥ 0, whole seconds, with sweep", Min: minZero,
+		Valid: "≥ 0, whole seconds, with sweep", Min: minZero, Seconds: true,
 		field: func(s *Spec) any { return &s.SweepWarmup }},
 	{Name: "slo_p99", Type: "duration", Default: "0s", DefaultDoc: "0s: twice the lowest step's p99",
 		Usage: "the p99 (from the intended start) a sweep step must stay within to count below the knee", Valid: "> 0, with sweep",

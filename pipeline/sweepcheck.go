@@ -57,16 +57,6 @@ func (s *Spec) checkSweep(p *profiles.Profile) []error {
 	if s.Repeat > 1 {
 		errs = append(errs, fmt.Errorf("%s: not with repeat %d: a sweep is one series of steps on one cluster", s.where("sweep"), s.Repeat))
 	}
-	// The agents take whole seconds (YCSB's maxexecutiontime and
-	// warmuptime, sysbench's --time and --warmup-time).
-	for _, st := range []struct {
-		name string
-		d    time.Duration
-	}{{"sweep_step", s.SweepStep}, {"sweep_warmup", s.SweepWarmup}} {
-		if st.d%time.Second != 0 {
-			errs = append(errs, fmt.Errorf("%s: %v: want whole seconds (the agents take seconds)", s.where(st.name), st.d))
-		}
-	}
 	if _, err := s.sweepPlan(); err != nil {
 		name := "sweep_fractions"
 		for _, n := range []string{"slo_p99", "sweep_resolution"} {
@@ -94,7 +84,7 @@ func (s *Resolved) sweepStepTime() time.Duration {
 		return s.SweepStep
 	}
 	if d := s.Params.Duration; d > 0 && d < defaultSweepStep {
-		return d.Truncate(time.Second)
+		return d
 	}
 	return defaultSweepStep
 }

@@ -56,11 +56,7 @@ func TestPlanShowsSweepBound(t *testing.T) {
 func TestSweepStepAndWarmupSettings(t *testing.T) {
 	bound := func(s Spec) (float64, string) {
 		t.Helper()
-		r, err := s.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sb, ok := sweepBound(r)
+		sb, ok := sweepBound(mustResolve(t, s))
 		if !ok {
 			t.Fatal("no sweep bound")
 		}
@@ -69,11 +65,7 @@ func TestSweepStepAndWarmupSettings(t *testing.T) {
 	for _, prof := range []string{"ycsb-ysql", "ycsb-ycql", "kv-ycql", "sysbench-ysql"} {
 		s := Defaults()
 		s.Profile, s.Provider, s.Sweep = prof, "aws", true
-		r, err := s.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Workloads = r.Workloads[:1]
+		s.Workloads = mustResolve(t, s).Workloads[:1]
 		secs, what := bound(s)
 		if secs > 45*60 {
 			t.Errorf("%s: a default sweep of one workload is bounded at %v, over 45 minutes: %s", prof, time.Duration(secs)*time.Second, what)
@@ -82,8 +74,7 @@ func TestSweepStepAndWarmupSettings(t *testing.T) {
 			t.Errorf("%s: %s", prof, what)
 		}
 	}
-	s := Defaults()
-	s.Profile, s.Workloads, s.Sweep = "ycsb-ysql", []string{"workloadc"}, true
+	s := sweepSpec("ycsb-ysql", "workloadc")
 	s.SweepStep, s.SweepWarmup = 10*time.Second, 2*time.Second
 	secs, what := bound(s)
 	per := (2*time.Second + 10*time.Second + s.StartDelay + 3*time.Second).Seconds()
@@ -102,11 +93,40 @@ func TestSweepStepAndWarmupSettings(t *testing.T) {
 		{false, 10 * time.Second, 5 * time.Second, "sweep_step", "without sweep"},
 		{false, 0, 3 * time.Second, "sweep_warmup", "without sweep"},
 	} {
-		s := Defaults()
-		s.Profile, s.Workloads, s.Sweep, s.SweepStep, s.SweepWarmup = "ycsb-ysql", []string{"workloadc"}, tc.sweep, tc.step, tc.warm
+		s := sweepSpec("ycsb-ysql", "workloadc")
+		s.Sweep, s.SweepStep, s.SweepWarmup = tc.sweep, tc.step, tc.warm
 		_, err := s.Resolve()
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.about) {
 			t.Errorf("sweep %v, sweep_step %v, sweep_warmup %v: %v, want a refusal naming %s (%s)", tc.sweep, tc.step, tc.warm, err, tc.want, tc.about)
+		}
+	}
+}
+
+// The run's duration and warm-up are whole seconds too: a 500ms duration
+// was cut to none, so that a run (and every sweep step) had no time bound;
+// 2s is taken (the positive control).
+func TestDurationsAreWholeSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		profile, workload, name string
+		d                       time.Duration
+	}{
+		{"ycsb-ysql", "workloadc", "duration", 500 * time.Millisecond},
+		{"kv-ycql", "write-heavy", "duration", 2500 * time.Millisecond},
+		{"sysbench-ysql", "oltp_point_select", "warmup", 1500 * time.Millisecond},
+	} {
+		s := sweepSpec(tc.profile, tc.workload)
+		d := tc.d
+		if tc.name == "duration" {
+			s.Duration = &d
+		} else {
+			s.Warmup = &d
+		}
+		if _, err := s.Resolve(); err == nil || !strings.Contains(err.Error(), tc.name+": "+d.String()+": want whole seconds") {
+			t.Errorf("%s %s %v: %v", tc.profile, tc.name, d, err)
+		}
+		d = 2 * time.Second
+		if got := mustResolve(t, s).sweepStepTime(); tc.name == "duration" && got != d {
+			t.Errorf("%s: steps of %v after a 2s run", tc.profile, got)
 		}
 	}
 }
@@ -147,6 +167,23 @@ func TestSweepResolutionSetting(t *testing.T) {
 			t.Errorf("sweep %v, sweep_resolution %q: %v", tc.sweep, tc.value, err)
 		}
 	}
+}
+
+// sweepSpec is the defaults with a sweep of one workload of a profile.
+func sweepSpec(profile, workload string) Spec {
+	s := Defaults()
+	s.Profile, s.Workloads, s.Sweep = profile, []string{workload}, true
+	return s
+}
+
+// mustResolve resolves a spec the test means to be good.
+func mustResolve(t *testing.T, s Spec) *Resolved {
+	t.Helper()
+	r, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // sweepStage is what a plan says of its sweep ("" when it has none).

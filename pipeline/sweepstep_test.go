@@ -14,16 +14,11 @@ import (
 // so that the time ends the step; the run phase itself keeps the run's
 // duration and count and has no warm-up.
 func TestSweepStepInput(t *testing.T) {
-	s := Defaults()
-	s.Profile, s.Workloads, s.Sweep = "ycsb-ysql", []string{"workloadc"}, true
+	s := sweepSpec("ycsb-ysql", "workloadc")
 	d, ops := 30*time.Second, int64(1000)
 	s.Duration, s.Operations = &d, &ops
 	s.SweepStep, s.SweepWarmup = 12*time.Second, 3*time.Second
-	res, err := s.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Run{dir: t.TempDir(), spec: res}
+	r := &Run{dir: t.TempDir(), spec: mustResolve(t, s)}
 	f := &sweep.File{Workload: "workloadc", Saturation: 5000, Steps: []sweep.Planned{
 		{Index: 1, Kind: sweep.KindFraction, Target: 2500},
 		{Index: 2, Kind: sweep.KindFraction, Target: 2500, Extended: true},
@@ -49,13 +44,9 @@ func TestSweepStepInput(t *testing.T) {
 	}
 	// Without sweep_step, a step is the run's duration, at most 45 s.
 	for _, tc := range []struct{ run, step time.Duration }{{30 * time.Second, 30 * time.Second}, {3 * time.Minute, 45 * time.Second}} {
-		s := Defaults()
-		s.Profile, s.Workloads, s.Sweep, s.Duration = "ycsb-ysql", []string{"workloadc"}, true, &tc.run
-		res, err := s.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := res.sweepStepTime(); got != tc.step {
+		s := sweepSpec("ycsb-ysql", "workloadc")
+		s.Duration = &tc.run
+		if got := mustResolve(t, s).sweepStepTime(); got != tc.step {
 			t.Errorf("a run of %v: steps of %v, want %v", tc.run, got, tc.step)
 		}
 	}
