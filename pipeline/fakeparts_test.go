@@ -43,6 +43,9 @@ const (
 	fakeRecords    = 100
 	fakeOperations = 200
 	fakeAgentSeed  = "1"
+	// fakeServiceUser is the fake db hosts' service user: a name no
+	// machine has.
+	fakeServiceUser = "ybbench-no-such-user"
 )
 
 var (
@@ -132,9 +135,12 @@ func (p *fakeProvider) Create(ctx context.Context, s infra.ClusterSpec) (*infra.
 		}
 		c.Hosts = append(c.Hosts, infra.Host{Name: name, Roles: []infra.Role{role}, PublicIP: "127.0.0.1", PrivateIP: "127.0.0.1",
 			InstanceType: "fake." + string(role), Base: base, Shared: true,
-			// The fake database runs no process: its service user is one
-			// that owns none here, so the db hosts' CPU reads as idle.
-			ServiceUser: "nobody"})
+			// The fake database runs no process: its service user is
+			// no user at all, so no process here can be its own and the
+			// db hosts' readings find none (nobody, used before, owns
+			// daemons on some machines, and the limit verdict then
+			// depended on the machine).
+			ServiceUser: fakeServiceUser})
 		return nil
 	}
 	for i := 1; i <= s.DBHosts; i++ {
