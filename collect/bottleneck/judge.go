@@ -135,7 +135,10 @@ func resourceRules(clients, dbs, hosts []Load, r Rules, fire func(verdict, summa
 	for _, c := range clients {
 		if c.OwnPercent >= r.ClientCPU {
 			fire(Client, fmt.Sprintf("Limited by the client: ybload used %.2f of %s cores on %s", c.OwnCores, num(c.AllowedCores), c.Host),
-				fmt.Sprintf("%s: the agent used %.1f%% of the %s cores it may use (rule: ≥ %g%%)", c.Host, c.OwnPercent, num(c.AllowedCores), r.ClientCPU))
+				fmt.Sprintf("%s: the agent used %.1f%% of the %s cores it may use%s (rule: ≥ %g%%)", c.Host, c.OwnPercent, num(c.AllowedCores), quotaRanOut(c), r.ClientCPU))
+		} else if c.ThrottledPercent >= r.Throttled {
+			fire(Client, fmt.Sprintf("Limited by the client: ybload was held by its CPU quota of %s cores on %s, using %.2f", num(c.AllowedCores), c.Host, c.OwnCores),
+				fmt.Sprintf("%s: the agent ran out of its CPU quota in %.1f%% of its periods, using %.1f%% of the %s cores it may use (rule: ≥ %g%% of the periods)", c.Host, c.ThrottledPercent, c.OwnPercent, num(c.AllowedCores), r.Throttled))
 		} else if !c.Shared && c.BusyPercent >= r.ClientCPU {
 			fire(Client, fmt.Sprintf("Limited by the client: %s was %.1f%% busy", c.Host, c.BusyPercent),
 				fmt.Sprintf("%s: the host was %.1f%% busy, the agent using %.2f cores (rule: ≥ %g%%)", c.Host, c.BusyPercent, c.OwnCores, r.ClientCPU))
@@ -145,7 +148,10 @@ func resourceRules(clients, dbs, hosts []Load, r Rules, fire func(verdict, summa
 		switch {
 		case d.OwnPercent >= r.DatabaseCPU:
 			fire(DatabaseCPU, fmt.Sprintf("Limited by the database's CPU: its processes used %.2f of %s cores on %s", d.OwnCores, num(d.AllowedCores), d.Host),
-				fmt.Sprintf("%s: the database's processes used %.1f%% of the %s cores they may use (rule: ≥ %g%%)", d.Host, d.OwnPercent, num(d.AllowedCores), r.DatabaseCPU))
+				fmt.Sprintf("%s: the database's processes used %.1f%% of the %s cores they may use%s (rule: ≥ %g%%)", d.Host, d.OwnPercent, num(d.AllowedCores), quotaRanOut(d), r.DatabaseCPU))
+		case d.ThrottledPercent >= r.Throttled:
+			fire(DatabaseCPU, fmt.Sprintf("Limited by the database's CPU: its processes were held by their CPU quota of %s cores on %s, using %.2f", num(d.AllowedCores), d.Host, d.OwnCores),
+				fmt.Sprintf("%s: the database's processes ran out of their CPU quota in %.1f%% of its periods, using %.1f%% of the %s cores they may use (rule: ≥ %g%% of the periods)", d.Host, d.ThrottledPercent, d.OwnPercent, num(d.AllowedCores), r.Throttled))
 		case !d.Shared && d.BusyPercent >= r.DatabaseCPU:
 			fire(DatabaseCPU, fmt.Sprintf("Limited by the database's CPU: %s was %.1f%% busy", d.Host, d.BusyPercent),
 				fmt.Sprintf("%s: the host was %.1f%% busy (rule: ≥ %g%%)", d.Host, d.BusyPercent, r.DatabaseCPU))
@@ -199,9 +205,23 @@ func sharedMachine(clients, dbs []Load, r Rules) (summary, evidence string) {
 func busiest(hosts []Load) string {
 	var parts []string
 	for _, h := range hosts {
-		parts = append(parts, fmt.Sprintf("%s %s %.2f of %s cores (%.1f%%), host %.1f%% busy", h.Host, own(h.Role), h.OwnCores, num(h.AllowedCores), h.OwnPercent, h.BusyPercent))
+		p := fmt.Sprintf("%s %s %.2f of %s cores (%.1f%%), host %.1f%% busy", h.Host, own(h.Role), h.OwnCores, num(h.AllowedCores), h.OwnPercent, h.BusyPercent)
+		parts = append(parts, p+quotaRanOut(h))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// quotaRanOut says how often a host's processes ran out of their CPU
+// quota, where they ever did ("" otherwise).
+func quotaRanOut(l Load) string {
+	if l.ThrottledPercent <= 0 {
+		return ""
+	}
+	whose := "their"
+	if l.Role == "client" {
+		whose = "its"
+	}
+	return fmt.Sprintf(", running out of %s CPU quota in %.1f%% of its periods", whose, l.ThrottledPercent)
 }
 
 func (v Verdict) unknown(why string) Verdict {

@@ -17,6 +17,8 @@ type reading struct {
 	quota, allowed      string
 	ioTicks, bytes, pkt int64
 	shared              bool
+	// periods and throttled are the quota's cgroup cpu.stat counters.
+	periods, throttled int64
 }
 
 func (r reading) sample() hostcpu.Sample {
@@ -30,7 +32,7 @@ func (r reading) sample() hostcpu.Sample {
 	}
 	return hostcpu.Sample{Mode: mode, Busy: r.own, Hz: 100, Cores: 2, At: r.at,
 		Node:  &hostcpu.NodeTicks{User: r.busy, Idle: r.idle},
-		Own:   &hostcpu.Own{Busy: r.own, Procs: 3, Threads: 9, CPUsAllowed: allowed, CPUQuota: r.quota},
+		Own:   &hostcpu.Own{Busy: r.own, Procs: 3, Threads: 9, CPUsAllowed: allowed, CPUQuota: r.quota, Periods: r.periods, Throttled: r.throttled},
 		Disks: []hostcpu.Disk{{Name: "sda", IOTicks: r.ioTicks, ReadSectors: r.ioTicks * 8, WriteSectors: r.ioTicks * 16}},
 		Nets:  []hostcpu.Net{{Name: "eth0", RxBytes: r.bytes, TxBytes: r.bytes / 2, RxPackets: r.pkt, TxPackets: r.pkt}}}
 }
@@ -74,6 +76,19 @@ func TestJudgeEachVerdict(t *testing.T) {
 		{"database at its quota", input(closed,
 			span(reading{at: 100, quota: "50000 100000"}, reading{at: 110, own: 490, busy: 600, idle: 1400, quota: "50000 100000"}), idle10(false)),
 			DatabaseCPU, "Limited by the database's CPU: its processes used 0.49 of 0.5 cores on db-1"},
+		// A group held by its quota gets less than the quota (here 80%
+		// of it), but the kernel says it ran out in nearly every period.
+		{"database held by its quota", input(closed,
+			span(reading{at: 100, quota: quota, periods: 1000, throttled: 990}, reading{at: 110, own: 80, busy: 160, idle: 1840, quota: quota, periods: 1100, throttled: 1088}), idle10(false)),
+			DatabaseCPU, "Limited by the database's CPU: its processes were held by their CPU quota of 0.1 cores on db-1, using 0.08"},
+		{"agent held by its quota", input(closed, idle10(false),
+			span(reading{at: 100, quota: quota, periods: 50, throttled: 0}, reading{at: 110, own: 70, busy: 160, idle: 1840, quota: quota, periods: 150, throttled: 97})),
+			Client, "Limited by the client: ybload was held by its CPU quota of 0.1 cores on client-1, using 0.07"},
+		// The control: a quota that ran out now and then, below the
+		// rule, holds nothing.
+		{"a quota with room", input(closed,
+			span(reading{at: 100, quota: quota, periods: 100, throttled: 5}, reading{at: 110, own: 60, busy: 160, idle: 1840, quota: quota, periods: 200, throttled: 45}), idle10(false)),
+			Concurrency, "Limited by concurrency: nothing saturated; 16 threads ÷ their mean latency = 4,040 ops/s (measured 4,000)"},
 		{"database disk", input(closed,
 			span(reading{at: 100}, reading{at: 110, own: 100, busy: 200, idle: 1800, ioTicks: 9700}), idle10(false)),
 			DatabaseDisk, "Limited by the database's disk: sda was 97% busy on db-1"},
@@ -148,7 +163,7 @@ func TestParseRules(t *testing.T) {
 			t.Errorf("%v: got %v, want %q", want, err, m)
 		}
 	}
-	if !slices.Equal(Names(), []string{"client_cpu", "database_cpu", "disk_util", "late", "link", "link_gbps", "target"}) {
+	if !slices.Equal(Names(), []string{"client_cpu", "database_cpu", "disk_util", "late", "link", "link_gbps", "target", "throttled"}) {
 		t.Errorf("names %v", Names())
 	}
 	if txt := strings.Join(Default().Text(), "\n"); !strings.Contains(txt, "network: not applied") || !strings.Contains(txt, "≥ 90%") {

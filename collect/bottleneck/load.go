@@ -28,6 +28,11 @@ type Load struct {
 	AllowedCores float64 `json:"allowed_cores"`
 	OwnPercent   float64 `json:"own_percent"`
 	OwnThreads   int64   `json:"own_threads"`
+	// ThrottledPercent is the share of its CPU quota's periods (those
+	// with work) in which the processes' cgroup ran out of the quota (0
+	// with no quota): CPU time reads below a quota the kernel held them to,
+	// for what a period's leftover slices lose.
+	ThrottledPercent float64 `json:"throttled_percent,omitempty"`
 	// BusyPercent, StealPercent and IOWaitPercent are shares of the
 	// kernel's ticks (the machine's for a shared host); RunQueue is the
 	// mean of procs_running over the readings.
@@ -99,6 +104,9 @@ func loadOf(host, role string, s hostcpu.Span, from, to float64) (Load, error) {
 		l.OwnPercent = round(100*l.OwnCores/l.AllowedCores, 10)
 	}
 	l.OwnThreads = b.Own.Threads
+	if p := b.Own.Periods - a.Own.Periods; p > 0 && b.Own.Throttled >= a.Own.Throttled {
+		l.ThrottledPercent = round(math.Min(100*float64(b.Own.Throttled-a.Own.Throttled)/float64(p), 100), 10)
+	}
 	if tot := b.Node.Total() - a.Node.Total(); tot > 0 {
 		l.BusyPercent = round(100*float64(b.Node.Busy()-a.Node.Busy())/float64(tot), 10)
 		l.StealPercent = round(100*float64(b.Node.Steal-a.Node.Steal)/float64(tot), 10)

@@ -49,20 +49,27 @@ type Rules struct {
 	// Late: more than this share of an open-model run's operations
 	// started late, so its agent had no free worker when one was due.
 	Late float64 `json:"late"`
+	// Throttled: the agent's or the database's processes ran out of their
+	// cgroup's CPU quota in this share of its periods. A group held by
+	// its quota gets less CPU time than the quota (a period's unused
+	// slices are lost), so its share of the cores alone can miss it.
+	Throttled float64 `json:"throttled"`
 }
 
 // Default are the rules a run uses unless its spec says otherwise: a
 // resource counts as saturated at 90% (a sampled second at 100% is rare
-// even when a queue forms), a target as reached at 99% of it, and workers
-// as saturated past 1% late starts.
+// even when a queue forms), a target as reached at 99% of it, workers as
+// saturated past 1% late starts, and a CPU quota as the limit when it ran
+// out in half its periods (a group with spare quota runs out of it
+// seldom; one held by it, in nearly every period).
 func Default() Rules {
-	return Rules{ClientCPU: 90, DatabaseCPU: 90, DiskUtil: 90, Link: 90, Target: 99, Late: 1}
+	return Rules{ClientCPU: 90, DatabaseCPU: 90, DiskUtil: 90, Link: 90, Target: 99, Late: 1, Throttled: 50}
 }
 
 // ruleFields maps the spec's names (limit_rules) onto the rules' fields.
 func ruleFields(r *Rules) map[string]*float64 {
 	return map[string]*float64{"client_cpu": &r.ClientCPU, "database_cpu": &r.DatabaseCPU, "disk_util": &r.DiskUtil,
-		"link": &r.Link, "link_gbps": &r.LinkGbps, "target": &r.Target, "late": &r.Late}
+		"link": &r.Link, "link_gbps": &r.LinkGbps, "target": &r.Target, "late": &r.Late, "throttled": &r.Throttled}
 }
 
 // Names are the names a spec's limit_rules may give, sorted.
@@ -112,8 +119,8 @@ func (r Rules) Text() []string {
 	}
 	return []string{
 		fmt.Sprintf("%s: an open-model run achieved ≥ %g%% of its target rate", Target, r.Target),
-		fmt.Sprintf("%s: a client's agent used ≥ %g%% of the cores it may use, or a client with its own kernel was ≥ %g%% busy, or more than %g%% of an open-model run's operations started late with nothing else saturated", Client, r.ClientCPU, r.ClientCPU, r.Late),
-		fmt.Sprintf("%s: a db host's database processes used ≥ %g%% of the cores they may use, or the host (or the machine local hosts share, mostly for the database) was ≥ %g%% busy", DatabaseCPU, r.DatabaseCPU, r.DatabaseCPU),
+		fmt.Sprintf("%s: a client's agent used ≥ %g%% of the cores it may use, or ran out of its CPU quota in ≥ %g%% of its periods, or a client with its own kernel was ≥ %g%% busy, or more than %g%% of an open-model run's operations started late with nothing else saturated", Client, r.ClientCPU, r.Throttled, r.ClientCPU, r.Late),
+		fmt.Sprintf("%s: a db host's database processes used ≥ %g%% of the cores they may use, or ran out of their CPU quota in ≥ %g%% of its periods, or the host (or the machine local hosts share, mostly for the database) was ≥ %g%% busy", DatabaseCPU, r.DatabaseCPU, r.Throttled, r.DatabaseCPU),
 		fmt.Sprintf("%s: a db host's busiest disk had I/O in flight ≥ %g%% of the time", DatabaseDisk, r.DiskUtil),
 		fmt.Sprintf("%s: %s", Network, link),
 		fmt.Sprintf("%s: none of the above: throughput is the threads ÷ their latency (Little's law)", Concurrency),

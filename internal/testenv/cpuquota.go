@@ -51,6 +51,32 @@ func CPUQuota(t testing.TB, name string, cores float64, pids ...int) string {
 	return fmt.Sprintf("%d %d", quota, period)
 }
 
+// CPUThrottling reads the cpu.stat of the group CPUQuota made as name:
+// the quota's periods with work in them and those its processes ran out
+// of it in (nr_periods, nr_throttled).
+func CPUThrottling(t testing.TB, name string) (periods, throttled int64) {
+	t.Helper()
+	dir, _, err := cpuGroup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "cpu.stat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(l, " ")
+		n, _ := strconv.ParseInt(v, 10, 64)
+		switch k {
+		case "nr_periods":
+			periods = n
+		case "nr_throttled":
+			throttled = n
+		}
+	}
+	return periods, throttled
+}
+
 // cpuGroup makes the group name under the first CPU controller that
 // takes one, and names the root group's cgroup.procs.
 func cpuGroup(name string) (dir, rootProcs string, err error) {

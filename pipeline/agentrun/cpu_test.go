@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/testenv"
@@ -82,24 +83,8 @@ func TestNodeCPUIsProcStat(t *testing.T) {
 // process as its own and reads its quota; the kernel's, the disks' and
 // the interfaces' counters come with it.
 func TestAgentReadingFindsTheAgentAndItsQuota(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "ybload")
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(sleep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "60")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	quota := testenv.CPUQuota(t, "agentrun", 0.1, cmd.Process.Pid)
+	stop := heldAgent(t, "agentrun", "sleep", "60")
+	quota := "10000 100000"
 	h := infra.Host{Name: "client-1", Shared: true}
 	s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h}, agentrun.OwnAgent)["client-1"]
 	if !ok {
@@ -113,10 +98,74 @@ func TestAgentReadingFindsTheAgentAndItsQuota(t *testing.T) {
 	}
 	// Without the process, the reading finds none of its own (the
 	// positive control's opposite).
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
+	stop()
 	s, _ = agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h}, agentrun.OwnAgent)["client-1"]
 	if s.Own == nil || s.Own.Procs != 0 {
 		t.Errorf("with no agent running, own processes %+v", s.Own)
 	}
+}
+
+// A busy agent held to a tenth of a core runs out of its quota in nearly
+// every period: the reading carries its group's counters, between the
+// group's own read just before and just after it. An idle agent in a group
+// of the same quota is not throttled (the control).
+func TestAgentReadingCarriesItsQuotasThrottling(t *testing.T) {
+	read := func() *hostcpu.Own {
+		t.Helper()
+		s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{{Name: "client-1", Shared: true}}, agentrun.OwnAgent)["client-1"]
+		if !ok || s.Own == nil || s.Own.Procs != 1 {
+			t.Fatalf("reading: %+v, want the one ybload", s.Own)
+		}
+		return s.Own
+	}
+	stop := heldAgent(t, "agentrun-busy", "yes")
+	// The quota's own counter says when it has been enforced in a few
+	// periods (100 ms each).
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for p, _ := testenv.CPUThrottling(t, "agentrun-busy"); p < 5; p, _ = testenv.CPUThrottling(t, "agentrun-busy") {
+		<-tick.C
+	}
+	p0, t0 := testenv.CPUThrottling(t, "agentrun-busy")
+	own := read()
+	p1, t1 := testenv.CPUThrottling(t, "agentrun-busy")
+	if own.Periods < p0 || own.Periods > p1 || own.Throttled < t0 || own.Throttled > t1 {
+		t.Fatalf("reading: %d periods, %d throttled; the group's own: %d..%d and %d..%d", own.Periods, own.Throttled, p0, p1, t0, t1)
+	}
+	if own.Throttled*2 < own.Periods {
+		t.Errorf("a busy agent held to a tenth of a core ran out of its quota in %d of %d periods", own.Throttled, own.Periods)
+	}
+	t.Logf("busy, held: %d of %d periods throttled", own.Throttled, own.Periods)
+	stop()
+
+	heldAgent(t, "agentrun-idle", "sleep", "60")
+	if own := read(); own.Throttled != 0 || own.CPUQuota != "10000 100000" {
+		t.Errorf("an idle agent under the same quota: %d of %d periods throttled, quota %q", own.Throttled, own.Periods, own.CPUQuota)
+	}
+}
+
+// heldAgent starts the program named prog, under the name ybload, held to
+// a tenth of a core by the cgroup group; the function it returns stops it.
+func heldAgent(t *testing.T, group, prog string, args ...string) (stop func()) {
+	t.Helper()
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "ybload")
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop = func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	t.Cleanup(stop)
+	testenv.CPUQuota(t, group, 0.1, cmd.Process.Pid)
+	return stop
 }

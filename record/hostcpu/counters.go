@@ -34,6 +34,11 @@ type Own struct {
 	// 100000"; "" when none could be read).
 	CPUsAllowed string `json:"cpus_allowed"`
 	CPUQuota    string `json:"cpu_quota"`
+	// Periods and Throttled are the quota's cgroup cpu.stat nr_periods
+	// and nr_throttled: the periods it was enforced in (those with work)
+	// and those its processes ran out of it in (0 with no quota).
+	Periods   int64 `json:"cpu_periods,omitempty"`
+	Throttled int64 `json:"cpu_throttled,omitempty"`
 }
 
 // Disk is one block device's /proc/diskstats counters.

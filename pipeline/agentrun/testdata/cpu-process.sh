@@ -26,8 +26,11 @@ for p in $pids; do
   [ -n "$first" ] || first=$p
 done
 # The cores the first of them may use: its affinity, and the CPU quota of
-# its cgroup (v1 cpu or v2 cpu.max; the leaf only).
-allowed= quota=
+# its cgroup (v1 cpu or v2 cpu.max; the leaf only), with the periods the
+# quota was enforced in and those it ran out in (its cpu.stat): a group
+# throttled in most of them was held by its quota even where the CPU time
+# it got reads below it.
+allowed= quota= stat= periods=0 throttled=0
 if [ -n "$first" ]; then
   while IFS=: read -r k v; do
     [ "$k" = Cpus_allowed_list ] && allowed=${v##*[[:space:]]}
@@ -36,14 +39,19 @@ if [ -n "$first" ]; then
     case ",$ctl," in
     *,cpu,*) for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup/cpuacct,cpu; do
         if [ -r "$d$path/cpu.cfs_quota_us" ]; then
-          read -r q < "$d$path/cpu.cfs_quota_us"; read -r per < "$d$path/cpu.cfs_period_us"; quota="$q $per"; break
+          read -r q < "$d$path/cpu.cfs_quota_us"; read -r per < "$d$path/cpu.cfs_period_us"; quota="$q $per" stat=$d$path/cpu.stat; break
         fi
       done ;;
     ,,) for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
-        if [ -r "$d$path/cpu.max" ]; then read -r q per < "$d$path/cpu.max"; quota="$q $per"; break; fi
+        if [ -r "$d$path/cpu.max" ]; then read -r q per < "$d$path/cpu.max"; quota="$q $per" stat=$d$path/cpu.stat; break; fi
       done ;;
     esac
   done < "/proc/$first/cgroup"
+  if [ -n "$stat" ] && [ -r "$stat" ]; then
+    while read -r k v; do
+      case $k in nr_periods) periods=$v ;; nr_throttled) throttled=$v ;; esac
+    done < "$stat"
+  fi
 fi
 cores=0 rq=0 node=
 while read -r k a b c d e f g h _; do
@@ -76,8 +84,8 @@ printf '{"mode":"%s","busy_ticks":%d,"total_ticks":%d,"hz":%d,"cores":%d,"at":%s
   "$mode" "$busy" "$total" "$hz" "$cores" "$(date +%s.%N)"
 printf '"node":{"user":%d,"nice":%d,"system":%d,"idle":%d,"iowait":%d,"irq":%d,"softirq":%d,"steal":%d},"procs_running":%d,' \
   "$user" "$nice" "$system" "$idle" "$iowait" "$irq" "$softirq" "$steal" "$rq"
-printf '"own":{"busy_ticks":%d,"procs":%d,"threads":%d,"cpus_allowed":"%s","cpu_quota":"%s"},"disks":[%s],"nets":[%s]}\n' \
-  "$own" "$procs" "$threads" "$allowed" "$quota" "$disks" "$nets"
+printf '"own":{"busy_ticks":%d,"procs":%d,"threads":%d,"cpus_allowed":"%s","cpu_quota":"%s","cpu_periods":%d,"cpu_throttled":%d},"disks":[%s],"nets":[%s]}\n' \
+  "$own" "$procs" "$threads" "$allowed" "$quota" "$periods" "$throttled" "$disks" "$nets"
 n=$((n + 1))
 [ "$n" -ge 1 ] || sleep 1
 done
