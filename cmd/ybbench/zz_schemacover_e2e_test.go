@@ -28,6 +28,7 @@ var unwrittenHere = map[string]string{
 	"$.baseline.tolerance":                                                  "a profile whose table gives its own tolerance; the built-in ones take the default (5%)",
 	"$.workloads[].limit.rules.link_gbps":                                   linkStated,
 	"$.workloads[].repetitions[].limit.rules.link_gbps":                     linkStated,
+	"$.workloads[].repetitions[].limit.hosts[].throttled_percent":           "a repeated run under a CPU quota; the tier's runs held by one (TestE2ELimitAttribution, TestE2EHistoryRegression) are not repeated",
 	"$.reproduction.rows[].worst":                                           "a comparable row that was not reproduced: comparable rows need the published hardware and database, never a local run",
 }
 
