@@ -136,7 +136,7 @@ func resourceRules(clients, dbs, hosts []Load, r Rules, fire func(verdict, summa
 		if c.OwnPercent >= r.ClientCPU {
 			fire(Client, fmt.Sprintf("Limited by the client: ybload used %.2f of %s cores on %s", c.OwnCores, num(c.AllowedCores), c.Host),
 				fmt.Sprintf("%s: the agent used %.1f%% of the %s cores it may use%s (rule: ≥ %g%%)", c.Host, c.OwnPercent, num(c.AllowedCores), quotaRanOut(c), r.ClientCPU))
-		} else if c.ThrottledPercent >= r.Throttled {
+		} else if r.Throttled > 0 && c.ThrottledPercent >= r.Throttled {
 			fire(Client, fmt.Sprintf("Limited by the client: ybload was held by its CPU quota of %s cores on %s, using %.2f", num(c.AllowedCores), c.Host, c.OwnCores),
 				fmt.Sprintf("%s: the agent ran out of its CPU quota in %.1f%% of its periods, using %.1f%% of the %s cores it may use (rule: ≥ %g%% of the periods)", c.Host, c.ThrottledPercent, c.OwnPercent, num(c.AllowedCores), r.Throttled))
 		} else if !c.Shared && c.BusyPercent >= r.ClientCPU {
@@ -149,7 +149,7 @@ func resourceRules(clients, dbs, hosts []Load, r Rules, fire func(verdict, summa
 		case d.OwnPercent >= r.DatabaseCPU:
 			fire(DatabaseCPU, fmt.Sprintf("Limited by the database's CPU: its processes used %.2f of %s cores on %s", d.OwnCores, num(d.AllowedCores), d.Host),
 				fmt.Sprintf("%s: the database's processes used %.1f%% of the %s cores they may use%s (rule: ≥ %g%%)", d.Host, d.OwnPercent, num(d.AllowedCores), quotaRanOut(d), r.DatabaseCPU))
-		case d.ThrottledPercent >= r.Throttled:
+		case r.Throttled > 0 && d.ThrottledPercent >= r.Throttled:
 			fire(DatabaseCPU, fmt.Sprintf("Limited by the database's CPU: its processes were held by their CPU quota of %s cores on %s, using %.2f", num(d.AllowedCores), d.Host, d.OwnCores),
 				fmt.Sprintf("%s: the database's processes ran out of their CPU quota in %.1f%% of its periods, using %.1f%% of the %s cores they may use (rule: ≥ %g%% of the periods)", d.Host, d.ThrottledPercent, d.OwnPercent, num(d.AllowedCores), r.Throttled))
 		case !d.Shared && d.BusyPercent >= r.DatabaseCPU:

@@ -1,6 +1,7 @@
 package bottleneck
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -181,5 +182,35 @@ func TestAllowedCores(t *testing.T) {
 		if got := allowedCores(&hostcpu.Own{CPUsAllowed: tc.allowed, CPUQuota: tc.quota}, 2); got != tc.want {
 			t.Errorf("%q %q: %g cores, want %g", tc.allowed, tc.quota, got, tc.want)
 		}
+	}
+}
+
+// Rules written before the quota rule existed (a run's setup.json, an
+// older result) read as 0 for it: it is then not applied, and not printed,
+// rather than firing on every host (every share is ≥ 0). The control: the
+// same readings with today's rules fire it.
+func TestRulesWrittenBeforeTheQuotaRule(t *testing.T) {
+	var old Rules
+	if err := json.Unmarshal([]byte(`{"client_cpu":90,"database_cpu":90,"disk_util":90,"link":90,"target":99,"late":1}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	held := span(reading{at: 100, quota: "10000 100000", periods: 100, throttled: 0}, reading{at: 110, own: 70, busy: 160, idle: 1840, quota: "10000 100000", periods: 200, throttled: 97})
+	idle := span(reading{at: 100}, reading{at: 110, own: 10, busy: 20, idle: 1980})
+	in := input(closed, idle10(false), idle)
+	in.Rules = old
+	if v := Judge(in); v.LimitedBy != Concurrency {
+		t.Errorf("an unthrottled client under old rules: %s %q", v.LimitedBy, v.Evidence)
+	}
+	in = input(closed, idle10(false), held)
+	in.Rules = old
+	if v := Judge(in); v.LimitedBy != Concurrency {
+		t.Errorf("old rules applied the quota rule: %s %q", v.LimitedBy, v.Evidence)
+	}
+	if txt := strings.Join(old.Text(), "\n"); strings.Contains(txt, "quota") {
+		t.Errorf("old rules print the quota rule:\n%s", txt)
+	}
+	in.Rules = Default()
+	if v := Judge(in); v.LimitedBy != Client {
+		t.Errorf("today's rules on a throttled client: %s %q", v.LimitedBy, v.Evidence)
 	}
 }

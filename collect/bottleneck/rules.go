@@ -52,7 +52,9 @@ type Rules struct {
 	// Throttled: the agent's or the database's processes ran out of their
 	// cgroup's CPU quota in this share of its periods. A group held by
 	// its quota gets less CPU time than the quota (a period's unused
-	// slices are lost), so its share of the cores alone can miss it.
+	// slices are lost), so its share of the cores alone can miss it. 0 in
+	// rules written before it existed (a run's setup.json, a result): the
+	// rule is then not applied, as it was not when they were written.
 	Throttled float64 `json:"throttled"`
 }
 
@@ -117,10 +119,15 @@ func (r Rules) Text() []string {
 	if r.LinkGbps <= 0 {
 		link = "not applied: no link capacity stated (limit_rules link_gbps=N)"
 	}
+	var itsQuota, theirQuota string
+	if r.Throttled > 0 {
+		itsQuota = fmt.Sprintf(", or ran out of its CPU quota in ≥ %g%% of its periods", r.Throttled)
+		theirQuota = fmt.Sprintf(", or ran out of their CPU quota in ≥ %g%% of its periods", r.Throttled)
+	}
 	return []string{
 		fmt.Sprintf("%s: an open-model run achieved ≥ %g%% of its target rate", Target, r.Target),
-		fmt.Sprintf("%s: a client's agent used ≥ %g%% of the cores it may use, or ran out of its CPU quota in ≥ %g%% of its periods, or a client with its own kernel was ≥ %g%% busy, or more than %g%% of an open-model run's operations started late with nothing else saturated", Client, r.ClientCPU, r.Throttled, r.ClientCPU, r.Late),
-		fmt.Sprintf("%s: a db host's database processes used ≥ %g%% of the cores they may use, or ran out of their CPU quota in ≥ %g%% of its periods, or the host (or the machine local hosts share, mostly for the database) was ≥ %g%% busy", DatabaseCPU, r.DatabaseCPU, r.Throttled, r.DatabaseCPU),
+		fmt.Sprintf("%s: a client's agent used ≥ %g%% of the cores it may use%s, or a client with its own kernel was ≥ %g%% busy, or more than %g%% of an open-model run's operations started late with nothing else saturated", Client, r.ClientCPU, itsQuota, r.ClientCPU, r.Late),
+		fmt.Sprintf("%s: a db host's database processes used ≥ %g%% of the cores they may use%s, or the host (or the machine local hosts share, mostly for the database) was ≥ %g%% busy", DatabaseCPU, r.DatabaseCPU, theirQuota, r.DatabaseCPU),
 		fmt.Sprintf("%s: a db host's busiest disk had I/O in flight ≥ %g%% of the time", DatabaseDisk, r.DiskUtil),
 		fmt.Sprintf("%s: %s", Network, link),
 		fmt.Sprintf("%s: none of the above: throughput is the threads ÷ their latency (Little's law)", Concurrency),
