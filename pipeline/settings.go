@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ybbench/ybbench/collect/bottleneck"
 	"github.com/ybbench/ybbench/pipeline/parts"
 	"github.com/ybbench/ybbench/profiles"
 	"github.com/ybbench/ybbench/record/repetition"
@@ -195,7 +196,7 @@ var settings = []Setting{
 	{Name: "host_samples", Type: "on|off", Default: "on", Enum: []string{"on", "off"},
 		Usage: "read every host's /proc counters each tick of the measured phase, for the attribution of what limited the run (off: the verdict is unknown)",
 		field: func(s *Spec) any { return &s.HostSamples }},
-	{Name: "limit_rules", Type: "name=value,…", DefaultDoc: "client_cpu=90,database_cpu=90,disk_util=90,link=90,target=99,late=1,throttled=50",
+	{Name: "limit_rules", Type: "name=value,…", DefaultDoc: bottleneck.Default().String(),
 		Usage: "thresholds (percent) of the limit attribution's rules, and link_gbps=N, the hosts' link capacity, for its network rule",
 		Valid: "names of the rules (docs/limits.md), each a number in (0, 100]; link_gbps > 0",
 		field: func(s *Spec) any { return &s.LimitRules }},

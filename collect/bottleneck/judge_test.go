@@ -167,6 +167,10 @@ func TestParseRules(t *testing.T) {
 	if !slices.Equal(Names(), []string{"client_cpu", "database_cpu", "disk_util", "late", "link", "link_gbps", "target", "throttled"}) {
 		t.Errorf("names %v", Names())
 	}
+	// The documented default parses back to the defaults.
+	if back, err := Parse(parseList(Default().String())); err != nil || back != Default() {
+		t.Errorf("%q parsed back as %+v (%v), want %+v", Default().String(), back, err, Default())
+	}
 	if txt := strings.Join(Default().Text(), "\n"); !strings.Contains(txt, "network: not applied") || !strings.Contains(txt, "≥ 90%") {
 		t.Errorf("rules text: %s", txt)
 	}
@@ -213,4 +217,14 @@ func TestRulesWrittenBeforeTheQuotaRule(t *testing.T) {
 	if v := Judge(in); v.LimitedBy != Client {
 		t.Errorf("today's rules on a throttled client: %s %q", v.LimitedBy, v.Evidence)
 	}
+}
+
+// parseList splits "a=1,b=2" as a spec's limit_rules are given.
+func parseList(s string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	return m
 }

@@ -84,6 +84,20 @@ func Names() []string {
 	return out
 }
 
+// String is the rules as limit_rules would give them, by name, leaving out
+// the ones at 0 (link_gbps unless stated): the settings' documented default
+// is Default().String(), so that it cannot drift from the code.
+func (r Rules) String() string {
+	fields := ruleFields(&r)
+	var parts []string
+	for _, k := range Names() {
+		if v := *fields[k]; v != 0 {
+			parts = append(parts, fmt.Sprintf("%s=%g", k, v))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // Parse applies a spec's limit_rules to the defaults; an error names the
 // rule and says what it must be.
 func Parse(m map[string]string) (Rules, error) {
