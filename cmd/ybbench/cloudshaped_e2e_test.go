@@ -66,7 +66,9 @@ func TestE2ECloudShapedRun(t *testing.T) {
 		"--workloads", "workloadc", "--records", "2000", "--operations", "20000", "--duration", "10s", "--threads", "4", "--load-threads", "2")
 	t.Logf("ybbench run (cloud-shaped) → exit %d\n%s", code, tail(out, 40))
 	if code != 0 {
-		t.Fatalf("the cloud-shaped run: exit %d", code)
+		// The whole log: a teardown that left resources says why
+		// terraform destroy failed only well above its last lines.
+		t.Fatalf("the cloud-shaped run: exit %d; its log:\n%s", code, tail(out, 400))
 	}
 	entries, _ := os.ReadDir(runs)
 	var dir string
