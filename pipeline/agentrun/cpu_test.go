@@ -83,8 +83,7 @@ func TestNodeCPUIsProcStat(t *testing.T) {
 // process as its own and reads its quota; the kernel's, the disks' and
 // the interfaces' counters come with it.
 func TestAgentReadingFindsTheAgentAndItsQuota(t *testing.T) {
-	stop := heldAgent(t, "agentrun", "sleep", "60")
-	quota := "10000 100000"
+	quota, stop := heldAgent(t, "agentrun", "sleep", "60")
 	h := infra.Host{Name: "client-1", Shared: true}
 	s, ok := agentrun.SampleCPU(context.Background(), localexec.New(), []infra.Host{h}, agentrun.OwnAgent)["client-1"]
 	if !ok {
@@ -118,7 +117,7 @@ func TestAgentReadingCarriesItsQuotasThrottling(t *testing.T) {
 		}
 		return s.Own
 	}
-	stop := heldAgent(t, "agentrun-busy", "yes")
+	_, stop := heldAgent(t, "agentrun-busy", "yes")
 	// The quota's own counter says when it has been enforced in a few
 	// periods (100 ms each).
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -138,15 +137,16 @@ func TestAgentReadingCarriesItsQuotasThrottling(t *testing.T) {
 	t.Logf("busy, held: %d of %d periods throttled", own.Throttled, own.Periods)
 	stop()
 
-	heldAgent(t, "agentrun-idle", "sleep", "60")
-	if own := read(); own.Throttled != 0 || own.CPUQuota != "10000 100000" {
+	quota, _ := heldAgent(t, "agentrun-idle", "sleep", "60")
+	if own := read(); own.Throttled != 0 || own.CPUQuota != quota {
 		t.Errorf("an idle agent under the same quota: %d of %d periods throttled, quota %q", own.Throttled, own.Periods, own.CPUQuota)
 	}
 }
 
 // heldAgent starts the program named prog, under the name ybload, held to
-// a tenth of a core by the cgroup group; the function it returns stops it.
-func heldAgent(t *testing.T, group, prog string, args ...string) (stop func()) {
+// a tenth of a core by the cgroup group; it returns the quota as the
+// readings carry it, and a function that stops the program.
+func heldAgent(t *testing.T, group, prog string, args ...string) (quota string, stop func()) {
 	t.Helper()
 	path, err := exec.LookPath(prog)
 	if err != nil {
@@ -166,6 +166,5 @@ func heldAgent(t *testing.T, group, prog string, args ...string) (stop func()) {
 	}
 	stop = func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
 	t.Cleanup(stop)
-	testenv.CPUQuota(t, group, 0.1, cmd.Process.Pid)
-	return stop
+	return testenv.CPUQuota(t, group, 0.1, cmd.Process.Pid), stop
 }
