@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,9 +56,8 @@ func (c *countingRunner) Put(ctx context.Context, h infra.Host, dst string, src 
 // uploaded, nodes kept), and stops and wipes it twice each.
 func TestIntegrationThreeNodeCluster(t *testing.T) {
 	needs(t, os.Geteuid() == 0, "needs root (the nodes run as the service user ybbench)")
-	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
-	_, err = readSource(DefaultSource())
+	testenv.EnsureServiceUser(t)
+	_, err := readSource(DefaultSource())
 	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
 
 	dir := t.TempDir()
@@ -526,9 +524,8 @@ func (w testWriter) Write(p []byte) (int, error) {
 // while the node it started keeps running.
 func TestIntegrationOneNodeOverSSH(t *testing.T) {
 	sshdtest.Require(t)
-	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
-	_, err = readSource(DefaultSource())
+	testenv.EnsureServiceUser(t)
+	_, err := readSource(DefaultSource())
 	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
 
 	srv := sshdtest.Start(t, sshdtest.Options{})
@@ -590,8 +587,7 @@ func TestIntegrationOneNodeOverSSH(t *testing.T) {
 // Wipe leaves it too.
 func TestIntegrationRefusesDirectoriesNotTheRuns(t *testing.T) {
 	needs(t, os.Geteuid() == 0, "needs root (the flavor's scripts run as root)")
-	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
+	testenv.EnsureServiceUser(t)
 
 	dir := t.TempDir()
 	for _, d := range []string{dir, filepath.Dir(dir)} {

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ybbench/ybbench/infra"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 	"github.com/ybbench/ybbench/provision/internal/nshost"
 	"github.com/ybbench/ybbench/provision/internal/sshdtest"
@@ -34,9 +34,8 @@ import (
 func TestIntegrationOneNodeBehindAFirewall(t *testing.T) {
 	nshost.Require(t)
 	sshdtest.Require(t)
-	_, err := user.Lookup("ybbench")
-	needs(t, err == nil, "needs the service user ybbench (infra/local/hosts.sh creates it)")
-	_, err = readSource(DefaultSource())
+	testenv.EnsureServiceUser(t)
+	_, err := readSource(DefaultSource())
 	needs(t, err == nil, fmt.Sprintf("needs the artifact cache: %v", err))
 
 	loginName := sshdtest.LoginUser(t, true)

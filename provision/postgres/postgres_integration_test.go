@@ -33,7 +33,7 @@ import (
 	"github.com/ybbench/ybbench/provision/localexec"
 )
 
-const serviceUser = "ybbench"
+const serviceUser = testenv.ServiceUser
 
 // needs skips the test when something it needs is missing, or fails it
 // when the test environment is required (make test).
@@ -56,14 +56,7 @@ func setup(t *testing.T) string {
 	needs(t, os.Geteuid() == 0, "needs root (the servers run as the service user)")
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/postgres")
 	needs(t, len(bins) > 0, "needs Debian's postgresql (scripts/setup.sh installs it)")
-	if _, err := user.Lookup(serviceUser); err != nil {
-		// As the local provider's hosts.sh does, under its lock.
-		out, err := exec.Command("flock", "/run/ybbench-useradd.lock", "sh", "-c",
-			"id -u "+serviceUser+" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --comment 'ybbench database servers' "+serviceUser).CombinedOutput()
-		if err != nil {
-			t.Fatalf("creating the service user: %v: %s", err, out)
-		}
-	}
+	testenv.EnsureServiceUser(t)
 	dir := t.TempDir()
 	for _, d := range []string{dir, filepath.Dir(dir)} {
 		if err := os.Chmod(d, 0o755); err != nil {
