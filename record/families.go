@@ -10,11 +10,3 @@ var FamilyOperations = map[string][]string{
 	"sysbench": {"EVENT"},
 	"kv":       {"Read", "Write"},
 }
-
-// PhaseSummary is the part of an agent's phase summary (the .json beside a
-// phase's records) that the stages after the agent read: the DDL the agent
-// ran, when it created the table. Each engine's summary has more; this is
-// what they share.
-type PhaseSummary struct {
-	DDL string `json:"ddl,omitempty"`
-}

@@ -3,9 +3,14 @@
 package sysbench
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
+
+	"github.com/ybbench/ybbench/record"
 )
 
 // TestIntegrationPrepareOrderPerThread reads the order of prepare from
@@ -40,5 +45,29 @@ func TestIntegrationPrepareOrderPerThread(t *testing.T) {
 				check("sysbench 1.0.20", ref)
 			}
 		})
+	}
+}
+
+// TestIntegrationPrepareSummaryCarriesTheDDL: the DDL prepare's summary
+// lists (each table's statements) is what collect reads as the phase's
+// DDL (record.PhaseSummary): the first table's statements, and how many
+// tables the database holds.
+func TestIntegrationPrepareSummaryCarriesTheDDL(t *testing.T) {
+	d := newTestDB(t)
+	r := d.must(t, "oltp_read_only", "--tables=3", "--table-size=20", "--threads=1", "prepare")
+	if r.summary == nil {
+		t.Fatal("prepare wrote no summary")
+	}
+	b, err := json.Marshal(r.summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s record.PhaseSummary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("collect cannot read prepare's summary: %v", err)
+	}
+	tables := d.int(t, "SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%' AND relkind = 'r'")
+	if !strings.HasPrefix(s.DDL, "CREATE TABLE sbtest1") || !strings.HasSuffix(s.DDL, fmt.Sprintf("(the first of %d tables)", tables)) || tables != 3 {
+		t.Errorf("the summary's DDL %q; the database holds %d tables", s.DDL, tables)
 	}
 }
