@@ -72,7 +72,7 @@ func Render(w io.Writer, s *Stream, r Rule) bool {
 		verdict = "FAILED"
 	}
 	fmt.Fprintf(w, "tier %s: %s: %d passed, %d failed, %d skipped (%d not allowed)\n", r.Tier, verdict, passed, failed, skipped, refused)
-	if slow := slowest(s, 5); slow != "" {
+	if slow := slowest(s, 15); slow != "" {
 		// Where a tier's time goes, so that its budget can be watched
 		// from the CI log alone.
 		fmt.Fprintf(w, "tier %s: slowest: %s\n", r.Tier, slow)
