@@ -16,7 +16,7 @@ type PhaseSummary struct {
 }
 
 // UnmarshalJSON reads the DDL in either shape the engines write it: one
-// string (YCSB's and the KV apps' one table), or each table's statements
+// string (YCSB's one table; the KV apps write none), or each table's statements
 // (sysbench's tables, which differ only in their number). Of several
 // tables it keeps the first's statements and says how many there were, so
 // that agents that made the same tables compare equal and the report has
