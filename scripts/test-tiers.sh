@@ -18,6 +18,8 @@ allow=$(IFS=,; echo "${allow_skips[*]}")
 
 # testtier renders `go test -json`: failed tests' output, skips and their
 # reasons, one summary line per tier (scripts/testtier).
+logs=.testlogs
+mkdir -p "$logs"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/testtier" ./scripts/testtier
@@ -49,12 +51,13 @@ run_step() {
 }
 
 # run_tier runs `go test -json ARGS` and renders it with testtier, which
-# fails the tier on a failed test or on a skip not allowed.
+# fails the tier on a failed test or on a skip not allowed. The JSON is
+# kept in .testlogs/<tier>.json (every test's output and time).
 run_tier() {
   local name=$1; shift
   local start=$SECONDS ok=yes
   echo "=== tier: $name: go test -json $*"
-  go test -json "$@" 2>&1 | "$bin/testtier" -tier "$name" -required="$required" -allow "$allow" || ok=no
+  go test -json "$@" 2>&1 | tee "$logs/$name.json" | "$bin/testtier" -tier "$name" -required="$required" -allow "$allow" || ok=no
   record "$name" "$start" "$ok"
 }
 required=false
