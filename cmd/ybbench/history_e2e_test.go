@@ -41,7 +41,7 @@ func historyRun(t *testing.T, i int, store string, slow bool, extra ...string) (
 	t.Helper()
 	runs := runsDir(t)
 	args := append([]string{"run", "--local", "--flavor=postgres", "--db-hosts=1", "--client-hosts=1", "--workloads=workloadc",
-		"--records=1000", "--operations=100000000", "--duration=3s", "--threads=1", "--load-threads=2", "--start-delay=1s",
+		"--records=200", "--operations=100000000", "--duration=3s", "--threads=1", "--load-threads=2", "--start-delay=1s",
 		"--subnet=10.213.178.0/24", "--runs-dir=" + runs, "--history-url=" + store,
 		fmt.Sprintf("--build-id=b%02d", i), "--build-time=" + time.Date(2026, 11, 1, i, 0, 0, 0, time.UTC).Format(time.RFC3339)}, extra...)
 	cmd, out := start(t, args...)
