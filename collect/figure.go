@@ -14,6 +14,11 @@ var (
 	WorkloadMetrics = []string{"throughput", "error_rate"}
 )
 
+// MetricMaxSustainable is a swept workload's knee: the highest throughput
+// it sustained within the sweep's SLO (collect/sweep), in ops/s; a
+// repeated workload's spread gives it over the repetitions' sweeps.
+const MetricMaxSustainable = "max_sustainable_throughput"
+
 // Units of the figures.
 const (
 	UnitRate    = "ops/s"
@@ -24,7 +29,7 @@ const (
 // MetricUnit is a metric's unit.
 func MetricUnit(metric string) string {
 	switch metric {
-	case "throughput":
+	case "throughput", MetricMaxSustainable:
 		return UnitRate
 	case "error_rate":
 		return UnitShare

@@ -74,8 +74,8 @@ func (rr *runRead) measureWorkload(w SetupWorkload, repetitions int, baseline *B
 		wr.MedianRepetition = med.Index
 		wr.takeFigures(&med)
 		wr.Spread = spreadsOf(wr.Repetitions)
+		wr.SweepAgreement = sweepAgreementOf(wr.Repetitions)
 	}
-	wr.Sweep = sweepOf(rr.dir, w.Name, rr.lc)
 	if p := MeasuredPhaseOf(wr.Phases); p != nil {
 		wr.ThroughputBasis = rr.fig.basis
 		_, wr.SanityText = rr.fig.sanity(p)
@@ -96,8 +96,8 @@ func (w *workloadRead) add(m *repetitionRead) {
 
 // takeFigures makes a repetition's figures the workload's own.
 func (w *WorkloadResult) takeFigures(r *Repetition) {
-	w.Phases, w.Throughput, w.Comparisons, w.Sanity, w.CPU, w.Problems, w.Limit =
-		r.Phases, r.Throughput, r.Comparisons, r.Sanity, r.CPU, r.Problems, r.Limit
+	w.Phases, w.Throughput, w.Comparisons, w.Sanity, w.CPU, w.Problems, w.Limit, w.Sweep =
+		r.Phases, r.Throughput, r.Comparisons, r.Sanity, r.CPU, r.Problems, r.Limit, r.Sweep
 }
 
 // repetitionRead is one repetition of a workload as its files say it: its
@@ -182,5 +182,6 @@ func (rr *runRead) measureRepetition(w SetupWorkload, k int, published *profiles
 			rep.Limit = &v
 		}
 	}
+	rep.Sweep = sweepOf(rr.dir, stem, rr.lc)
 	return out
 }

@@ -29,6 +29,7 @@ func spreadLines(wr *WorkloadResult) string {
 		fmt.Fprintf(&b, "| %s | %s | %s – %s | %.1f%% | %s |\n", name, num(sp.Median/scale), num(sp.Min/scale), num(sp.Max/scale), 100*sp.CV, strings.Join(vals, ", "))
 	}
 	row(wr.FindSpread("", "throughput"), "throughput (ops/s)", 1)
+	row(wr.FindSpread("", MetricMaxSustainable), "the sweeps' knee, max_sustainable_throughput (ops/s)", 1)
 	var ops []string
 	for _, sp := range wr.Spread {
 		if sp.Operation != "" && (len(ops) == 0 || ops[len(ops)-1] != sp.Operation) {

@@ -15,8 +15,15 @@ func sweepMarkdown(w *WorkloadResult) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Throughput–latency sweep** — saturation %s ops/s (the run phase's), %d steps; SLO p99 %s ms (%s).\n\n",
-		num(sw.Saturation), len(sw.Steps), ms(sw.SLOP99), map[bool]string{true: "slo_p99", false: "twice the lowest step's p99"}[sw.SLOGiven])
+	whose := "the run phase's"
+	if len(w.Repetitions) > 0 {
+		whose = fmt.Sprintf("repetition r%d's run phase's, the median repetition's sweep; each repetition swept after its own run", w.MedianRepetition)
+	}
+	fmt.Fprintf(&b, "**Throughput–latency sweep** — saturation %s ops/s (%s), %d steps; SLO p99 %s ms (%s).\n\n",
+		num(sw.Saturation), whose, len(sw.Steps), ms(sw.SLOP99), map[bool]string{true: "slo_p99", false: "twice the lowest step's p99"}[sw.SLOGiven])
+	if a := w.SweepAgreement; a != nil {
+		b.WriteString(mdText(a.Text()) + "\n\n")
+	}
 	if k := sw.Knee; k != nil {
 		fmt.Fprintf(&b, "Knee: **%s ops/s achieved** at a target of %s (step %d), p99 %s ms%s; max_sustainable_throughput %s ops/s.\n\n",
 			num(k.Achieved), num(k.Target), k.Step, ms(k.P99), map[bool]string{true: ", confirmed by its repeat", false: ", **not confirmed** by its repeat"}[k.Confirmed], num(sw.MaxSustainable))

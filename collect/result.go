@@ -156,8 +156,12 @@ type WorkloadResult struct {
 	Problems []string           `json:"problems,omitempty"`
 	// Limit is what limited the measured phase (collect/bottleneck).
 	Limit *bottleneck.Verdict `json:"limit,omitempty"`
-	// Sweep is the workload's throughput–latency sweep, when it had one.
-	Sweep *SweepResult `json:"sweep,omitempty"`
+	// Sweep is the workload's throughput–latency sweep, when it had one
+	// (with repetitions, its median repetition's: each repetition's run
+	// is followed by a sweep of its own), and SweepAgreement how far the
+	// repetitions' knees lie apart.
+	Sweep          *SweepResult    `json:"sweep,omitempty"`
+	SweepAgreement *SweepAgreement `json:"sweep_agreement,omitempty"`
 	// Repetitions are the workload's repetitions, in the order run, when
 	// the run repeated its workloads (--repeat N, N > 1); absent otherwise.
 	// The workload's own Phases, Throughput, Comparisons, Sanity and CPU
@@ -182,6 +186,7 @@ type Repetition struct {
 	CPU         map[string]HostCPU  `json:"cpu,omitempty"`
 	Problems    []string            `json:"problems,omitempty"`
 	Limit       *bottleneck.Verdict `json:"limit,omitempty"`
+	Sweep       *SweepResult        `json:"sweep,omitempty"`
 }
 
 // Spread is one figure of a workload over its repetitions: the values in

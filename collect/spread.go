@@ -78,7 +78,8 @@ func medianRepetition(reps []Repetition) int {
 }
 
 // spreadsOf is every figure a gate can take over a workload's
-// repetitions: its throughput and error rate, then each operation's
+// repetitions: its throughput and error rate, its sweeps' knees when it
+// was swept, then each operation's
 // metrics (operations in the order first measured). A repetition whose
 // measured phase did not complete gives none of its figures: they are not
 // the workload's.
@@ -101,6 +102,13 @@ func spreadsOf(reps []Repetition) []Spread {
 			if v, err := PhaseFigure(reps[i].Throughput, p, "", m); err == nil {
 				add(key{"", m}, v)
 			}
+		}
+	}
+	// Each repetition's own sweep gives its knee; one without a knee
+	// gives none (a gate then refuses: verdict.measure).
+	for i := range reps {
+		if sw := reps[i].Sweep; sw != nil && sw.Knee != nil {
+			add(key{"", MetricMaxSustainable}, sw.MaxSustainable)
 		}
 	}
 	var ops []string

@@ -27,10 +27,10 @@ type SweepResult struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// sweepOf reads a workload's sweep from its run directory (nil when the
-// workload was not swept).
-func sweepOf(runDir, w string, lc limitContext) *SweepResult {
-	f, steps, err := sweepSteps(runDir, w, &lc)
+// sweepOf reads the sweep of stem (a workload, or a repetition of it:
+// repetition.Stem) from its run directory (nil when it was not swept).
+func sweepOf(runDir, stem string, lc limitContext) *SweepResult {
+	f, steps, err := sweepSteps(runDir, stem, &lc)
 	if f == nil && err == nil {
 		return nil
 	}

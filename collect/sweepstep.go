@@ -10,11 +10,12 @@ import (
 	"github.com/ybbench/ybbench/record/repetition"
 )
 
-// SweepStem is the file name stem of step k of workload w's sweep (as the
-// agents name the files: <workload>-s<k>-run.jsonl).
-func SweepStem(w string, k int) string { return repetition.SweepStem(w, k) }
+// SweepStem is the file name stem of step k of the sweep of stem (a
+// workload, or a repetition of it), as the agents name the files:
+// <workload>[-r<j>]-s<k>-run.jsonl.
+func SweepStem(stem string, k int) string { return repetition.SweepStem(stem, k) }
 
-// SweepStep reads step k of workload w's sweep from its agents' files:
+// SweepStep reads step k of the sweep of stem w from its agents' files:
 // its target (the agents' summed), achieved throughput, late share,
 // errors and latencies from the intended start, over the whole step and
 // each half of its ticks. ok is false when the step has no files.
@@ -126,8 +127,9 @@ func steadyRate(files []AgentFile, fallback float64) float64 {
 	return total
 }
 
-// SweepSteps reads a workload's sweep: its plan and every planned step
-// that has files, with its kind; nil when the workload was not swept.
+// SweepSteps reads the sweep of stem w (a workload, or a repetition of
+// it): its plan and every planned step that has files, with its kind; nil
+// when it was not swept.
 func SweepSteps(runDir, w string) (*sweep.File, []sweep.Step, error) {
 	return sweepSteps(runDir, w, nil)
 }

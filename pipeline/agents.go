@@ -33,15 +33,17 @@ type Phase struct {
 }
 
 // stepName is the ledger name of a phase: bench/<workload>/<phase>, or
-// bench/<workload>/r<k>/<phase> for repetition k.
+// bench/<workload>/r<k>/<phase> for repetition k; a sweep's step j is
+// bench/<workload>[/r<k>]/sweep/<j>.
 func (p Phase) stepName() string {
-	if p.Sweep > 0 {
-		return "bench/" + p.Workload + "/sweep/" + strconv.Itoa(p.Sweep)
-	}
+	prefix := "bench/" + p.Workload + "/"
 	if p.Rep > 0 {
-		return "bench/" + p.Workload + "/" + repetition.Tag(p.Rep) + "/" + p.Phase
+		prefix += repetition.Tag(p.Rep) + "/"
 	}
-	return "bench/" + p.Workload + "/" + p.Phase
+	if p.Sweep > 0 {
+		return prefix + "sweep/" + strconv.Itoa(p.Sweep)
+	}
+	return prefix + p.Phase
 }
 
 // fileBase is the agents' file name stem of a phase.
@@ -195,9 +197,9 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	}
 	if _, ok := r.sweepStepOf(ph); ph.Sweep > 0 && !ok {
 		// Without its plan the step would run unpaced: no sweep step at all.
-		return exitcode.Errorf(exitcode.Tool, "%s: its plan is not in %s", r.phaseName(ph), sweep.Path(r.dir, ph.Workload))
+		return exitcode.Errorf(exitcode.Tool, "%s: its plan is not in %s", r.phaseName(ph), sweep.Path(r.dir, repetition.Stem(ph.Workload, ph.Rep)))
 	}
-	startAt := time.Now().Add(r.spec.StartDelay)
+	startAt := time.Now().Add(r.startDelay(len(hosts)))
 	base := r.agentInput(ph, len(hosts), pw, startAt)
 	// Every invocation is built before anything runs: one that cannot be
 	// is a setting's fault, found before the db hosts are touched.
@@ -241,6 +243,18 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 	})
 }
 
+// startDelay is how far ahead a phase's agents are told to start:
+// start_delay when the phase runs on several clients, so that they start
+// together; none on one client, which has no one to wait for (it starts
+// once its connections are made, as the reference tools do), unless
+// start_delay was given.
+func (r *Run) startDelay(clients int) time.Duration {
+	if clients == 1 && !r.spec.given("start_delay") {
+		return 0
+	}
+	return r.spec.StartDelay
+}
+
 // fetch copies the agents' files of a phase into runs/<id>/agents/<host>/.
 func (r *Run) fetch(ctx context.Context, ph Phase, hosts []infra.Host) error {
 	agents := r.agents()
@@ -270,13 +284,14 @@ func (r *Run) Phases() []Phase {
 // phaseName is a phase's workload as the progress view and errors say it:
 // with its repetition ("workloada r2/3") when the run repeats.
 func (r *Run) phaseName(ph Phase) string {
-	if ph.Sweep > 0 {
-		return fmt.Sprintf("%s sweep step %d", ph.Workload, ph.Sweep)
-	}
+	name := ph.Workload
 	if l := repetition.Label(ph.Rep, r.spec.Repeat); l != "" {
-		return ph.Workload + " " + l
+		name += " " + l
 	}
-	return ph.Workload
+	if ph.Sweep > 0 {
+		return fmt.Sprintf("%s sweep step %d", name, ph.Sweep)
+	}
+	return name
 }
 
 // Bench runs every phase not yet done (resume skips those done). stop is
@@ -315,7 +330,7 @@ func (r *Run) Bench(ctx, stop context.Context) error {
 			return err
 		}
 		if r.spec.Sweep && ph.Phase == agentrun.Run {
-			if err := r.sweepWorkload(ctx, stop, ph.Workload, clients); err != nil {
+			if err := r.sweepWorkload(ctx, stop, ph, clients); err != nil {
 				return err
 			}
 		}

@@ -111,7 +111,7 @@ func spansOf(before map[string][]hostcpu.Sample, after map[string]hostcpu.Sample
 func (r *Run) writeCPU(ph Phase, dbs, clients map[string]hostcpu.Span) error {
 	f := &hostcpu.File{Workload: ph.Workload, Phase: ph.Phase, Rep: ph.Rep, Hosts: dbs, Clients: clients}
 	if ph.Sweep > 0 {
-		f.Workload, f.Rep = agentrun.SweepStem(ph.Workload, ph.Sweep), 0
+		f.Workload, f.Rep = agentrun.Phase(ph).Stem(), 0
 	}
 	if len(dbs) == 0 && len(clients) == 0 {
 		if !r.spec.HostSamplesOff() {

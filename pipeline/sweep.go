@@ -10,17 +10,22 @@ import (
 	"github.com/ybbench/ybbench/infra"
 	"github.com/ybbench/ybbench/internal/exitcode"
 	"github.com/ybbench/ybbench/pipeline/agentrun"
+	"github.com/ybbench/ybbench/record/repetition"
 )
 
-// sweepWorkload runs workload w's throughput–latency sweep after its run
-// phase, on the same cluster and table: open-model steps whose targets
-// the plan (collect/sweep) gives from the steps done so far, each a run
-// phase of its own (ledger step bench/<w>/sweep/<k>, files <w>-s<k>-run).
-// The saturation throughput is the run phase's. Each step is written to
-// runs/<id>/sweep/<w>.json before it runs, so that a resumed sweep redoes
-// an unfinished step with the same target and goes on from there.
-func (r *Run) sweepWorkload(ctx, stop context.Context, w string, clients []infra.Host) error {
-	f, err := sweep.Read(r.dir, w)
+// sweepWorkload runs a throughput–latency sweep after the run phase run
+// (of a workload, or of one repetition of it), on the same cluster and
+// table: open-model steps whose targets the plan (collect/sweep) gives
+// from the steps done so far, each a run phase of its own (ledger step
+// bench/<w>[/r<k>]/sweep/<j>, files <w>[-r<k>]-s<j>-run). The saturation
+// throughput is that run phase's, so each repetition's sweep is a sweep
+// of its own, and the repetitions' knees say how well two sweeps of one
+// cluster agree. Each step is written to runs/<id>/sweep/<w>[-r<k>].json
+// before it runs, so that a resumed sweep redoes an unfinished step with
+// the same target and goes on from there.
+func (r *Run) sweepWorkload(ctx, stop context.Context, run Phase, clients []infra.Host) error {
+	w, stem := run.Workload, repetition.Stem(run.Workload, run.Rep)
+	f, err := sweep.Read(r.dir, stem)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Tool, err)
 	}
@@ -29,7 +34,7 @@ func (r *Run) sweepWorkload(ctx, stop context.Context, w string, clients []infra
 		if err != nil {
 			return exitcode.Wrap(exitcode.Config, err)
 		}
-		files, err := collect.AgentFiles(r.dir, w, agentrun.Run)
+		files, err := collect.AgentFiles(r.dir, stem, agentrun.Run)
 		if err != nil || len(files) == 0 {
 			return exitcode.Errorf(exitcode.Workload, "sweep of %s: the run phase's records cannot be read: %v", w, err)
 		}
@@ -37,21 +42,21 @@ func (r *Run) sweepWorkload(ctx, stop context.Context, w string, clients []infra
 		if err != nil {
 			return exitcode.Wrap(exitcode.Workload, fmt.Errorf("sweep of %s: %w", w, err))
 		}
-		f = &sweep.File{Workload: w, Saturation: merged.Throughput, Fractions: plan.Fractions, SLOP99: plan.SLOP99, Resolution: plan.Resolution}
+		f = &sweep.File{Workload: w, Repetition: run.Rep, Saturation: merged.Throughput, Fractions: plan.Fractions, SLOP99: plan.SLOP99, Resolution: plan.Resolution}
 	}
 	if f.Saturation <= 0 {
 		return exitcode.Errorf(exitcode.Workload, "sweep of %s: the run phase measured no throughput to take fractions of", w)
 	}
 	plan := f.Plan()
 	for {
-		_, steps, err := collect.SweepSteps(r.dir, w)
+		_, steps, err := collect.SweepSteps(r.dir, stem)
 		if err != nil {
 			return exitcode.Wrap(exitcode.Workload, fmt.Errorf("sweep of %s: %w", w, err))
 		}
 		// The steps that stand are those the ledger says finished: a step
 		// cut off is planned again (the same target, from the same steps).
 		done := 0
-		for done < len(steps) && done < len(f.Steps) && r.ledger.Done(Phase{Workload: w, Phase: agentrun.Run, Sweep: f.Steps[done].Index}.stepName()) {
+		for done < len(steps) && done < len(f.Steps) && r.ledger.Done(Phase{Workload: w, Phase: agentrun.Run, Rep: run.Rep, Sweep: f.Steps[done].Index}.stepName()) {
 			done++
 		}
 		steps, f.Steps = steps[:done], f.Steps[:done]
@@ -74,7 +79,7 @@ func (r *Run) sweepWorkload(ctx, stop context.Context, w string, clients []infra
 		if err := sweep.Write(r.dir, f); err != nil {
 			return exitcode.Wrap(exitcode.Tool, err)
 		}
-		if err := r.runPhase(ctx, Phase{Workload: w, Phase: agentrun.Run, Sweep: step.Index}, clients); err != nil {
+		if err := r.runPhase(ctx, Phase{Workload: w, Phase: agentrun.Run, Rep: run.Rep, Sweep: step.Index}, clients); err != nil {
 			return err
 		}
 	}
@@ -86,7 +91,7 @@ func (r *Run) sweepStepOf(ph Phase) (sweep.Planned, bool) {
 	if ph.Sweep == 0 {
 		return sweep.Planned{}, false
 	}
-	f, err := sweep.Read(r.dir, ph.Workload)
+	f, err := sweep.Read(r.dir, repetition.Stem(ph.Workload, ph.Rep))
 	if err != nil || f == nil {
 		return sweep.Planned{}, false
 	}

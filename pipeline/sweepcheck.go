@@ -54,9 +54,6 @@ func (s *Spec) checkSweep(p *profiles.Profile) []error {
 		return errs
 	}
 	var errs []error
-	if s.Repeat > 1 {
-		errs = append(errs, fmt.Errorf("%s: not with repeat %d: a sweep is one series of steps on one cluster", s.where("sweep"), s.Repeat))
-	}
 	if _, err := s.sweepPlan(); err != nil {
 		name := "sweep_fractions"
 		for _, n := range []string{"slo_p99", "sweep_resolution"} {
@@ -97,9 +94,11 @@ type sweepPlanBound struct {
 }
 
 // sweepBound is what plan says of a sweep before anything is made: at
-// most MaxSteps steps per workload, half of them (at most) extensions:
-// each step the run's warm-up and duration (an extension's twice as long)
-// with the agents' start delay and a few seconds to start and fetch them.
+// most MaxSteps steps per workload (per repetition of it: each
+// repetition's run is followed by a sweep of its own), half of them (at
+// most) extensions: each step the run's warm-up and duration (an
+// extension's twice as long) with the agents' start delay and a few
+// seconds to start and fetch them.
 func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 	if !s.Sweep {
 		return sweepPlanBound{}, false
@@ -112,8 +111,12 @@ func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 	step := s.sweepStepTime()
 	per := s.SweepWarmup + step + s.StartDelay + 3*time.Second
 	extended := per + step
-	total := time.Duration(len(s.Workloads)*steps/2) * (per + extended)
-	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v (a %v warm-up, %v measured, the agents' start; of them at most %d extended, %v each) per workload (%v in all, at most)",
-		plan.Fractions, 100*plan.Bisection(), steps, per, s.SweepWarmup, step, steps/2, extended, total)
+	sweeps, each := len(s.Workloads)*max(s.Repeat, 1), "per workload"
+	if s.Repeat > 1 {
+		each = "per repetition of a workload, each sweeping from its own run"
+	}
+	total := time.Duration(sweeps*steps/2) * (per + extended)
+	what := fmt.Sprintf("after each workload's run: a throughput–latency sweep, open-model steps at %v%% of the run's throughput, bisected to %g%% of it, then the knee repeated: at most %d steps of %v (a %v warm-up, %v measured, the agents' start; of them at most %d extended, %v each) %s (%v in all, at most)",
+		plan.Fractions, 100*plan.Bisection(), steps, per, s.SweepWarmup, step, steps/2, extended, each, total)
 	return sweepPlanBound{stage: PlanStage{Stage: "sweep", What: what}, seconds: total.Seconds()}, true
 }

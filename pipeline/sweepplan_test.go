@@ -45,6 +45,24 @@ func TestPlanShowsSweepBound(t *testing.T) {
 	if !strings.Contains(line, "at most 32 steps") || !strings.Contains(line, "at most 16 extended") {
 		t.Errorf("the sweep's stage: %q", line)
 	}
+	// Repeated 3 times: a sweep after each repetition's run, 3 times the
+	// bound (beside 3 runs).
+	s.Repeat, without.Repeat = 3, 3
+	if r, err = s.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if r0, err = without.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if pl, err = MakePlan(r, planDeps()); err != nil {
+		t.Fatal(err)
+	}
+	if pl0, err = MakePlan(r0, planDeps()); err != nil {
+		t.Fatal(err)
+	}
+	if got := pl.AtMostSeconds - pl0.AtMostSeconds; math.Abs(got-3*want) > 0.5 || !strings.Contains(sweepStage(pl), "per repetition of a workload") {
+		t.Errorf("repeated 3 times, the sweep adds %v s at most, want %v: %q", got, 3*want, sweepStage(pl))
+	}
 }
 
 // On the published hardware a default sweep of one workload is bounded

@@ -51,3 +51,28 @@ func TestSweepStepInput(t *testing.T) {
 		}
 	}
 }
+
+// With repetitions, each repetition's sweep has its own plan, ledger
+// steps and files: step 1 of repetition 2's sweep is paced at its own
+// plan's target, not repetition 1's.
+func TestRepetitionSweepNames(t *testing.T) {
+	s := sweepSpec("ycsb-ysql", "workloadc")
+	s.Repeat = 2
+	r := &Run{dir: t.TempDir(), spec: mustResolve(t, s)}
+	for k, target := range map[int]float64{1: 1000, 2: 3000} {
+		f := &sweep.File{Workload: "workloadc", Repetition: k, Saturation: target, Steps: []sweep.Planned{{Index: 1, Kind: sweep.KindFraction, Target: target}}}
+		if err := sweep.Write(r.dir, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ph := Phase{Workload: "workloadc", Phase: agentrun.Run, Rep: 2, Sweep: 1}
+	if got := r.agentInput(ph, 1, "", time.Time{}).TargetOpsPerSec; got != 3000 {
+		t.Errorf("repetition 2's step 1 paced at %v ops/s, want its own plan's 3000", got)
+	}
+	if ph.stepName() != "bench/workloadc/r2/sweep/1" || ph.fileBase() != "workloadc-r2-s1-run" || r.phaseName(ph) != "workloadc r2/2 sweep step 1" {
+		t.Errorf("step %q, files %q, named %q", ph.stepName(), ph.fileBase(), r.phaseName(ph))
+	}
+	if ph := (Phase{Workload: "workloadc", Phase: agentrun.Run, Sweep: 4}); ph.stepName() != "bench/workloadc/sweep/4" || ph.fileBase() != "workloadc-s4-run" {
+		t.Errorf("without repetitions: step %q, files %q", ph.stepName(), ph.fileBase())
+	}
+}

@@ -122,7 +122,6 @@ func TestBadInputCreatesNoRun(t *testing.T) {
 		{"tarball of another sha256", nil, []string{"--local", "--yb-tarball", tarball, "--yb-sha256", strings.Repeat("a", 64)},
 			[]string{"has sha256 " + hex.EncodeToString(sum[:])}},
 		{"sweep fraction", nil, []string{"--local", "--sweep", "--sweep-fractions", "10,0"}, []string{"--sweep-fractions: 0: a step's share of the saturation throughput must be above 0"}},
-		{"sweep repeated", nil, []string{"--local", "--profile", "sysbench-ysql", "--sweep", "--repeat", "3"}, []string{"--sweep: not with repeat 3"}},
 		{"late without sweep", nil, []string{"--local", "--profile", "kv-ycql", "--late-after", "5ms"}, []string{"--late-after: given without sweep"}},
 		{"slo without sweep", nil, []string{"--local", "--slo-p99", "5ms"}, []string{"--slo-p99: given without sweep"}},
 		{"limit rule", nil, []string{"--local", "--limit-rules", "client_cpu=120"}, []string{"--limit-rules: limit_rules: client_cpu=120 must be a percent in (0, 100]"}},

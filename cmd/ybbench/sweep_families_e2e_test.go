@@ -26,7 +26,7 @@ func sweepFamily(t *testing.T, subnet string, args ...string) (string, *collect.
 	t.Helper()
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
-	all := append([]string{"run", "--local", "--db-hosts=1", "--client-hosts=1", "--start-delay=1s",
+	all := append([]string{"run", "--local", "--db-hosts=1", "--client-hosts=1",
 		"--sweep", "--runs-dir=" + runs, "--subnet=" + subnet + ".0/24"}, args...)
 	r := ybbench(t, all...)
 	dir := runDirIn(t, runs, 0)

@@ -30,6 +30,7 @@ var unwrittenHere = map[string]string{
 	"$.workloads[].limit.rules.link_gbps":                                   linkStated,
 	"$.workloads[].repetitions[].limit.rules.link_gbps":                     linkStated,
 	"$.workloads[].repetitions[].limit.hosts[].throttled_percent":           "a repeated run under a CPU quota; the tier's runs held by one (TestE2ELimitAttribution, TestE2EHistoryRegression) are not repeated",
+	"$.workloads[].sweep_agreement.problem":                                 "a repeated sweep that found no knee; the tier's test of two sweeps fails on one",
 	"$.reproduction.rows[].worst":                                           "a comparable row that was not reproduced: comparable rows need the published hardware and database, never a local run",
 }
 
@@ -64,6 +65,10 @@ var whenItHappens = map[string]string{
 	"$.workloads[].sweep.max_sustainable_throughput":                           sweepKnee,
 	"$.workloads[].sweep.steps[].extended":                                     "a step whose p99 moved between its halves",
 	"$.workloads[].sweep.steps[].stopped":                                      "a sysbench step whose event queue filled",
+	"$.workloads[].repetitions[].sweep.problems":                               "as sweep.problems, in a repetition",
+	"$.workloads[].repetitions[].sweep.knee.below_step":                        "as sweep.knee.below_step, in a repetition",
+	"$.workloads[].repetitions[].sweep.steps[].extended":                       "as sweep.steps[].extended, in a repetition",
+	"$.workloads[].repetitions[].sweep.steps[].stopped":                        "as sweep.steps[].stopped, in a repetition",
 	"$.workloads[].limit.hosts[].whole_phase":                                  "fewer than two readings of a host inside the measured window",
 	"$.workloads[].repetitions[].limit.hosts[].whole_phase":                    "as limit.hosts[].whole_phase, in a repetition",
 	"$.workloads[].cpu.*.cpu_seconds":                                          "database processes' CPU time that rounds to zero is left out",

@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 
 	"github.com/ybbench/ybbench/internal/atomicfile"
+	"github.com/ybbench/ybbench/record/repetition"
 )
 
 // Schema names the version of a sweep file.
 const Schema = "ybbench-sweep/1"
 
-// Dir is the run directory's folder of sweep files, one per workload.
+// Dir is the run directory's folder of sweep files, one per workload (per
+// repetition of a workload, when the run repeats its workloads).
 const Dir = "sweep"
 
 // File is a workload's sweep as the orchestrator planned it: the plan and
@@ -22,8 +24,11 @@ const Dir = "sweep"
 // collector knows what each step's files are and a resumed sweep what it
 // decided.
 type File struct {
-	Schema     string    `json:"schema"`
-	Workload   string    `json:"workload"`
+	Schema   string `json:"schema"`
+	Workload string `json:"workload"`
+	// Repetition is the repetition (from 1) whose run phase the sweep
+	// follows, when the run repeats its workloads; absent otherwise.
+	Repetition int       `json:"repetition,omitempty"`
 	Saturation float64   `json:"saturation_ops_per_sec"`
 	Fractions  []float64 `json:"fractions"`
 	// SLOP99 is the SLO given (µs; 0: twice the lowest step's p99).
@@ -48,8 +53,13 @@ func (f *File) Plan() Plan {
 	return Plan{Saturation: f.Saturation, Fractions: f.Fractions, SLOP99: f.SLOP99, Resolution: f.Resolution}
 }
 
-// Path is where a workload's sweep file is.
-func Path(runDir, workload string) string { return filepath.Join(runDir, Dir, workload+".json") }
+// Stem is the name the sweep's file and its steps' files carry: the
+// workload's, with its repetition's tag when it has one.
+func (f *File) Stem() string { return repetition.Stem(f.Workload, f.Repetition) }
+
+// Path is where the sweep file of stem (a workload, or a repetition of
+// it: repetition.Stem) is.
+func Path(runDir, stem string) string { return filepath.Join(runDir, Dir, stem+".json") }
 
 // Write writes f (whole or not at all).
 func Write(runDir string, f *File) error {
@@ -57,12 +67,13 @@ func Write(runDir string, f *File) error {
 	if err := os.MkdirAll(filepath.Join(runDir, Dir), 0o755); err != nil {
 		return fmt.Errorf("sweep file: %w", err)
 	}
-	return atomicfile.WriteJSON(Path(runDir, f.Workload), f, 0o644)
+	return atomicfile.WriteJSON(Path(runDir, f.Stem()), f, 0o644)
 }
 
-// Read reads a workload's sweep file; nil when it has none.
-func Read(runDir, workload string) (*File, error) {
-	b, err := os.ReadFile(Path(runDir, workload))
+// Read reads the sweep file of stem (a workload, or a repetition of it);
+// nil when it has none.
+func Read(runDir, stem string) (*File, error) {
+	b, err := os.ReadFile(Path(runDir, stem))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -71,10 +82,10 @@ func Read(runDir, workload string) (*File, error) {
 	}
 	var f File
 	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", Path(runDir, workload), err)
+		return nil, fmt.Errorf("%s: %w", Path(runDir, stem), err)
 	}
 	if f.Schema != Schema {
-		return nil, fmt.Errorf("%s: schema %q, want %s", Path(runDir, workload), f.Schema, Schema)
+		return nil, fmt.Errorf("%s: schema %q, want %s", Path(runDir, stem), f.Schema, Schema)
 	}
 	return &f, nil
 }

@@ -34,7 +34,7 @@ const MetricLimitedBy = "limited_by"
 
 // MetricMaxSustainable is a swept workload's knee: the highest throughput
 // it sustained within the sweep's SLO (collect/sweep), in ops/s.
-const MetricMaxSustainable = "max_sustainable_throughput"
+const MetricMaxSustainable = collect.MetricMaxSustainable
 
 // Ops are the comparisons a gate can make.
 var Ops = []string{">=", "<="}

@@ -58,10 +58,21 @@ func measure(r *collect.Result, workload, operation, metric string) (v float64, 
 		return 0, 0, err
 	}
 	if metric == MetricMaxSustainable {
-		switch {
-		case w.Sweep == nil:
+		if w.Sweep == nil {
 			return 0, 0, fmt.Errorf("run %s: %s was not swept (run --sweep)", r.RunID, workload)
-		case w.Sweep.Knee == nil:
+		}
+		// Repeated: the median of the repetitions' knees, every sweep
+		// having found one (a median over the sweeps that did would
+		// hide the one that broke before its lowest step).
+		for _, rep := range w.Repetitions {
+			if rep.Sweep == nil || rep.Sweep.Knee == nil {
+				return 0, 0, fmt.Errorf("run %s: %s r%d's sweep found no knee", r.RunID, workload, rep.Index)
+			}
+		}
+		if sp := w.FindSpread("", metric); len(w.Repetitions) > 0 && sp != nil {
+			return sp.Median, len(sp.Values), nil
+		}
+		if w.Sweep.Knee == nil {
 			return 0, 0, fmt.Errorf("run %s: %s's sweep found no knee", r.RunID, workload)
 		}
 		return w.Sweep.MaxSustainable, 0, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/collect/sweep"
 )
 
 // repeated is the collector's fixture result of 3 repetitions.
@@ -90,5 +91,30 @@ gates:
 	v := Evaluate(f, r, nil, t0)
 	if v.Complete || len(v.Incomplete) != 1 || !strings.Contains(v.Incomplete[0], w.Name) || !strings.Contains(v.Incomplete[0], "repetition r") {
 		t.Errorf("complete %v, incomplete %q", v.Complete, v.Incomplete)
+	}
+}
+
+// A repeated, swept workload is gated on the median of its repetitions'
+// knees, each repetition having swept after its own run; a repetition
+// whose sweep found no knee leaves the gate unjudged, naming it.
+func TestSweptRepetitionsGateTheMedianKnee(t *testing.T) {
+	r := repeated(t)
+	w := &r.Workloads[0]
+	knees := []float64{900, 1200, 1000}
+	for i := range w.Repetitions {
+		w.Repetitions[i].Sweep = &collect.SweepResult{Knee: &sweep.Knee{Achieved: knees[i]}, MaxSustainable: knees[i]}
+	}
+	// The median repetition's own knee is not the median knee.
+	w.Sweep = w.Repetitions[0].Sweep
+	w.Spread = append(w.Spread, collect.SpreadOf("", collect.MetricMaxSustainable, knees))
+	f := gateFile(t, "gates:\n  - {workload: workloada, metric: max_sustainable_throughput, op: \">=\", value: 950}\n")
+	g := Evaluate(f, r, nil, t0).Gates[0]
+	if g.Outcome != Pass || g.Measured == nil || *g.Measured != 1000 || g.Repetitions != 3 {
+		t.Errorf("gate %+v (measured %v), want a pass at the median knee 1000 of 3", g, val(g.Measured))
+	}
+	w.Repetitions[2].Sweep.Knee = nil
+	g = Evaluate(f, r, nil, t0).Gates[0]
+	if g.Outcome != CannotEvaluate || !strings.Contains(g.Reason, "workloada r3's sweep found no knee") {
+		t.Errorf("a repetition without a knee: gate %+v", g)
 	}
 }

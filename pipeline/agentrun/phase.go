@@ -30,20 +30,21 @@ type Phase struct {
 
 // FileBase is the stem of the agent's file names for the phase:
 // <workload>-<phase>, <workload>-r<k>-<phase> for repetition k, so that
-// repetitions never overwrite each other's files, or <workload>-s<k>-run
-// for a sweep's step k.
+// repetitions never overwrite each other's files, or <workload>[-r<k>]-s<j>-run
+// for step j of a (repetition's) sweep.
 func (p Phase) FileBase() string { return p.Stem() + "-" + p.Phase }
 
 // Stem is the phase's workload part of its file names.
 func (p Phase) Stem() string {
 	if p.Sweep > 0 {
-		return SweepStem(p.Workload, p.Sweep)
+		return SweepStem(repetition.Stem(p.Workload, p.Rep), p.Sweep)
 	}
 	return repetition.Stem(p.Workload, p.Rep)
 }
 
-// SweepStem is the file name stem of a sweep's step k of workload w.
-func SweepStem(w string, k int) string { return repetition.SweepStem(w, k) }
+// SweepStem is the file name stem of step k of the sweep of stem (a
+// workload, or one repetition of it).
+func SweepStem(stem string, k int) string { return repetition.SweepStem(stem, k) }
 
 // Records reports whether the phase writes tick records.
 func (p Phase) Records() bool { return p.Phase == Load || p.Phase == Run }

@@ -47,7 +47,7 @@ func Numbers(n int) []int {
 	return out
 }
 
-// SweepStem is the file name stem of step k (from 1) of workload w's
-// throughput–latency sweep: <workload>-s<k>, beside a repetition's
-// <workload>-r<k>.
-func SweepStem(w string, k int) string { return w + "-s" + strconv.Itoa(k) }
+// SweepStem is the file name stem of step k (from 1) of the
+// throughput–latency sweep of stem, a workload or a repetition of it
+// (Stem): <workload>-s<k>, or <workload>-r<j>-s<k> for repetition j's.
+func SweepStem(stem string, k int) string { return stem + "-s" + strconv.Itoa(k) }
