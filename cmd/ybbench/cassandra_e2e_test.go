@@ -25,7 +25,7 @@ func TestE2ECassandraKV(t *testing.T) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
 	if r := ybbench(t, "up", "--local", "--profile=kv-ycql", "--workloads=write-heavy,batch-write", "--db-hosts=3", "--client-hosts=1", "--duration=5s", "--threads=8",
-		"--start-delay=2s", "--runs-dir="+runs, "--subnet=10.213.113.0/24"); r.code != 0 {
+		"--runs-dir="+runs, "--subnet=10.213.113.0/24"); r.code != 0 {
 		t.Fatalf("up: exit %d\n%s", r.code, r.stderr)
 	}
 	dir := runDirIn(t, runs, 0)
@@ -92,7 +92,7 @@ func TestE2ECassandraYCSB(t *testing.T) {
 	runs := runsDir(t)
 	cleanupRuns(t, runs)
 	r := ybbench(t, "run", "--local", "--profile=ycsb-ycql", "--db-hosts=1", "--workloads=workloade", "--records=2000", "--operations=4000",
-		"--threads=8", "--load-threads=4", "--duration=30s", "--start-delay=2s", "--runs-dir="+runs, "--subnet=10.213.114.0/24")
+		"--threads=8", "--load-threads=4", "--duration=30s", "--runs-dir="+runs, "--subnet=10.213.114.0/24")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}

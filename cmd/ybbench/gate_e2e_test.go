@@ -37,7 +37,7 @@ func TestE2EGateRunThenGateThenCompare(t *testing.T) {
 		"  - {workload: \"*\", metric: error_rate, op: \"<=\", value: 0.5}\n")
 	copyTo := filepath.Join(t.TempDir(), "reports", "junit.xml")
 	r := ybbench(t, "run", "--local", "--flavor=postgres", "--db-hosts=1", "--workloads=workloada,workloadc",
-		"--records=2000", "--operations=20000", "--duration=5s", "--repeat=3", "--start-delay=1s",
+		"--records=2000", "--operations=20000", "--duration=5s", "--repeat=3",
 		"--runs-dir="+runs, "--subnet="+subnet+".0/24", "--gate="+fail, "--junit="+copyTo)
 	dir := runDirIn(t, runs, 0)
 	if r.code != 99 {
