@@ -247,7 +247,9 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 // start_delay when the phase runs on several clients, so that they start
 // together; none on one client, which has no one to wait for (it starts
 // once its connections are made, as the reference tools do), unless
-// start_delay was given.
+// start_delay was given. A run resumed from its ledger knows a setting as
+// given only when it differs from the default (Spec.given): an explicit
+// 3s on one client is then taken as none.
 func (r *Run) startDelay(clients int) time.Duration {
 	if clients == 1 && !r.spec.given("start_delay") {
 		return 0

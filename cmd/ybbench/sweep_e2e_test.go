@@ -19,10 +19,11 @@ import (
 // (sweep_resolution), not the default 2%: two bisections, not five. On
 // this shared machine a step's p99 often moves more than 10% between its
 // halves, and a step is then run again, extended: at 5% the two sweeps
-// ran 24 steps in 176 s, at 10% 23 in 170 s. An operation counts late 50 ms past its intended
-// start: at 10 ms the lowest steps of this shared 2-core machine had 0.01
-// to 0.26% late starts, either side of the rule's 0.1%, and a lowest step
-// that did not count left the sweep without a knee.
+// ran 24 steps (the test 176 s), at 10% 23 (170 s). An operation counts
+// late 50 ms past its intended start: at 10 ms the lowest steps of this
+// shared 2-core machine had 0.01 to 0.26% late starts, either side of the
+// rule's 0.1%, and a lowest step that did not count left the sweep
+// without a knee.
 func sweepTwice(t *testing.T, subnet string) (*collect.Result, string) {
 	t.Helper()
 	runs := runsDir(t)
