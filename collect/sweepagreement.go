@@ -2,7 +2,10 @@ package collect
 
 import (
 	"fmt"
+	"math"
 	"slices"
+
+	"github.com/ybbench/ybbench/collect/sweep"
 )
 
 // SweepAgreementGoal is how far apart two sweeps of one cluster may find
@@ -13,9 +16,10 @@ const SweepAgreementGoal = 0.03
 // one sweep after each repetition's run, on one cluster. A knee is only
 // worth planning with when a second sweep finds it again; where the
 // machine's own noise is larger than the goal, the figures beside it say
-// by how much: how far the repetitions' run phases moved (the saturation
-// each sweep takes its fractions of) and how closely the bisection knows
-// each knee.
+// by how much: how far the p99 of one rate moved between two
+// measurements of it within each sweep (which places each knee only
+// within a range of rates), and how far the repetitions' run phases
+// moved (the saturation each sweep takes its fractions of).
 type SweepAgreement struct {
 	// Knees are the repetitions' knees (achieved ops/s), in the order run;
 	// 0 for a sweep that found none.
@@ -25,16 +29,17 @@ type SweepAgreement struct {
 	Apart      float64 `json:"apart,omitempty"`
 	Goal       float64 `json:"goal"`
 	WithinGoal bool    `json:"within_goal"`
-	// RunApart is the same ratio of the repetitions' run-phase
-	// throughputs; Bracket the widest of the sweeps' final brackets (from
-	// the knee's target to the step above it that was not good; the
-	// bisection's resolution of the saturation when none was) as a share
-	// of its knee. WithinNoise says whether Apart is at most their
-	// sum: the knees differ by no more than the saturations they were
-	// found from and the precision they were found to.
-	RunApart    float64 `json:"run_apart,omitempty"`
-	Bracket     float64 `json:"bracket,omitempty"`
-	WithinNoise bool    `json:"within_noise"`
+	// Noise is each sweep's p99 repeat noise (sweep.RepeatNoise) and
+	// Ranges the rates each sweep's knee could lie in given it
+	// (sweep.KneeRange); RunApart is (highest − lowest) ÷ lowest of the
+	// repetitions' run-phase throughputs. WithinNoise says whether the
+	// ranges meet once widened by RunApart (the highest Low at most the
+	// lowest High × (1 + RunApart)): the knees differ by no more than each
+	// sweep's own noise and the cluster's drift between the runs explain.
+	Noise       []float64     `json:"p99_repeat_noise,omitempty"`
+	Ranges      []sweep.Range `json:"knee_ranges,omitempty"`
+	RunApart    float64       `json:"run_apart,omitempty"`
+	WithinNoise bool          `json:"within_noise"`
 	// Problem says why there is no Apart: a sweep that found no knee, or
 	// was not run.
 	Problem string `json:"problem,omitempty"`
@@ -72,33 +77,18 @@ func sweepAgreementOf(reps []Repetition) *SweepAgreement {
 		return a
 	}
 	var runs []float64
+	lows, highs := 0.0, math.Inf(1)
 	for _, sw := range found {
 		runs = append(runs, sw.Saturation)
-		a.Bracket = max(a.Bracket, bracketOf(sw))
+		n := sweep.RepeatNoise(sw.Steps)
+		r := sweep.KneeRange(sw.Steps, sw.SLOP99, n, sw.Resolution*sw.Saturation)
+		a.Noise, a.Ranges = append(a.Noise, n), append(a.Ranges, r)
+		lows, highs = max(lows, r.Low), min(highs, r.High)
 	}
 	a.Apart, a.RunApart = apart(a.Knees), apart(runs)
 	a.WithinGoal = a.Apart <= a.Goal
-	a.WithinNoise = a.Apart <= a.RunApart+a.Bracket
+	a.WithinNoise = lows <= highs*(1+a.RunApart)
 	return a
-}
-
-// bracketOf is how closely a sweep knows its knee, as a share of it: the
-// distance from the knee's target to the step above it that was not good,
-// or, when none broke, the bisection's resolution of the saturation.
-func bracketOf(sw *SweepResult) float64 {
-	k := sw.Knee
-	if k == nil || sw.MaxSustainable <= 0 {
-		return 0
-	}
-	width := sw.Resolution * sw.Saturation
-	if k.Above != nil {
-		for _, s := range sw.Steps {
-			if s.Index == *k.Above {
-				width = s.Target - k.Target
-			}
-		}
-	}
-	return width / sw.MaxSustainable
 }
 
 // apart is (highest − lowest) ÷ lowest of vs, all above 0.
@@ -131,6 +121,20 @@ func (a *SweepAgreement) Text() string {
 			verdict += "and beyond this cluster's own noise"
 		}
 	}
-	return fmt.Sprintf("Knees of the %d sweeps of this cluster (ops/s): %s: %.1f%% apart, %s (the saturations they took their steps from %.1f%% apart; each knee bracketed to %.1f%% of it by the step above).",
-		len(a.Knees), knees, 100*a.Apart, verdict, 100*a.RunApart, 100*a.Bracket)
+	var noise, ranges string
+	for i := range a.Ranges {
+		if i > 0 {
+			noise, ranges = noise+", ", ranges+", "
+		}
+		noise += fmt.Sprintf("r%d %.0f%%", i+1, 100*a.Noise[i])
+		ranges += fmt.Sprintf("r%d %s–%s", i+1, num(a.Ranges[i].Low), num(a.Ranges[i].High))
+	}
+	unplaced := ""
+	for i, r := range a.Ranges {
+		if r.Low == 0 {
+			unplaced += fmt.Sprintf(" r%d's noise left its SLO no room: that sweep could not place its knee.", i+1)
+		}
+	}
+	return fmt.Sprintf("Knees of the %d sweeps of this cluster (ops/s): %s: %.1f%% apart, %s. The p99 of one rate moved between two measurements of it by up to %s, which places each knee only within a range of rates (%s ops/s); the saturations the sweeps took their steps from lie %.1f%% apart. The knees agree within noise when the ranges meet, widened by that distance.%s",
+		len(a.Knees), knees, 100*a.Apart, verdict, noise, ranges, 100*a.RunApart, unplaced)
 }

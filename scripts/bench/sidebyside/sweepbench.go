@@ -33,12 +33,16 @@ type sweepResult struct {
 			Sweep *sweepOfRep `json:"sweep"`
 		} `json:"repetitions"`
 		Agreement *struct {
-			Apart       float64 `json:"apart"`
-			RunApart    float64 `json:"run_apart"`
-			Bracket     float64 `json:"bracket"`
-			WithinGoal  bool    `json:"within_goal"`
-			WithinNoise bool    `json:"within_noise"`
-			Problem     string  `json:"problem"`
+			Apart    float64   `json:"apart"`
+			RunApart float64   `json:"run_apart"`
+			Noise    []float64 `json:"p99_repeat_noise"`
+			Ranges   []struct {
+				Low  float64 `json:"low_ops_per_sec"`
+				High float64 `json:"high_ops_per_sec"`
+			} `json:"knee_ranges"`
+			WithinGoal  bool   `json:"within_goal"`
+			WithinNoise bool   `json:"within_noise"`
+			Problem     string `json:"problem"`
 		} `json:"sweep_agreement"`
 	} `json:"workloads"`
 }
@@ -102,8 +106,12 @@ func sweepSection(out *strings.Builder) error {
 	case a.Problem != "":
 		fmt.Fprintf(out, "\nno agreement: %s\n\n", a.Problem)
 	default:
-		fmt.Fprintf(out, "\nthe two knees are %.1f%% apart (goal: within 3%%: %v); the saturations %.1f%% apart, the knees bracketed to %.1f%% (within that noise: %v); both sweeps with their runs in %.0f s\n\n",
-			100*a.Apart, a.WithinGoal, 100*a.RunApart, 100*a.Bracket, a.WithinNoise, wall.Seconds())
+		ranges := ""
+		for i, r := range a.Ranges {
+			ranges += fmt.Sprintf("; r%d: p99 repeat noise %.0f%%, knee between %.0f and %.0f ops/s", i+1, 100*a.Noise[i], r.Low, r.High)
+		}
+		fmt.Fprintf(out, "\nthe two knees are %.1f%% apart (goal: within 3%%: %v); the saturations %.1f%% apart%s (the ranges meet, widened by the saturations' distance: %v); both sweeps with their runs in %.0f s\n\n",
+			100*a.Apart, a.WithinGoal, 100*a.RunApart, ranges, a.WithinNoise, wall.Seconds())
 	}
 	return nil
 }
