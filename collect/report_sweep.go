@@ -27,6 +27,9 @@ func sweepMarkdown(w *WorkloadResult) string {
 	if k := sw.Knee; k != nil {
 		fmt.Fprintf(&b, "Knee: **%s ops/s achieved** at a target of %s (step %d), p99 %s ms%s; max_sustainable_throughput %s ops/s.\n\n",
 			num(k.Achieved), num(k.Target), k.Step, ms(k.P99), map[bool]string{true: ", confirmed by its repeat", false: ", **not confirmed** by its repeat"}[k.Confirmed], num(sw.MaxSustainable))
+		if t := sw.KneeRangeText(); t != "" {
+			b.WriteString(t + "\n\n")
+		}
 	} else {
 		b.WriteString("Knee: none: not even the lowest step held its target within the SLO.\n\n")
 	}
@@ -56,4 +59,18 @@ func sweepMarkdown(w *WorkloadResult) string {
 		fmt.Fprintf(&b, "- %s\n", mdText(p))
 	}
 	return b.String()
+}
+
+// KneeRangeText says how well a sweep knows its knee: the p99 noise it
+// measured at one rate, and the range of rates that leaves the knee in
+// ("" without a knee).
+func (sw *SweepResult) KneeRangeText() string {
+	r := sw.KneeRange
+	if r == nil {
+		return ""
+	}
+	if r.Low == 0 {
+		return fmt.Sprintf("The p99 of one rate moved by up to %.0f%% between two measurements of it: that leaves the SLO no room, and this sweep cannot place its knee above any rate it measured (only below %s ops/s).", 100*sw.P99RepeatNoise, num(r.High))
+	}
+	return fmt.Sprintf("The p99 of one rate moved by up to %.0f%% between two measurements of it: given that noise, the knee lies between %s and %s ops/s.", 100*sw.P99RepeatNoise, num(r.Low), num(r.High))
 }

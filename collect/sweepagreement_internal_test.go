@@ -127,3 +127,32 @@ func TestSpreadOfTheKnees(t *testing.T) {
 		t.Errorf("repetitions not swept have a knees' spread: %+v", sp)
 	}
 }
+
+// A sweep's report says how well it knows its knee: the range its own p99
+// noise leaves the knee in, or, when the noise leaves the SLO no room,
+// that it cannot place it.
+func TestSweepReportSaysTheKneeRange(t *testing.T) {
+	placed := swept(1, 1200, [2]float64{500, 1000}, [2]float64{1000, 1500}, [2]float64{1000, 1600}, [2]float64{1100, 2500})
+	unplaced := swept(1, 1200, [2]float64{500, 1000}, [2]float64{500, 2500}, [2]float64{1000, 2500})
+	for _, c := range []struct {
+		rep  Repetition
+		want string
+	}{
+		// 1600/1500 − 1 ≈ 7%: 1000's p99 × 1.07 within 2000 µs, 1100's
+		// ÷ 1.07 over it.
+		{placed, "moved by up to 7% between two measurements of it: given that noise, the knee lies between 1000 and 1100 ops/s."},
+		// 2500/1000 − 1 = 150%: not even 500 clear of the SLO, nor 1000
+		// (2500 ÷ 2.5) clearly past it: the range reaches the resolution
+		// past it, 1000 + 0.1 × 1200.
+		{unplaced, "moved by up to 150% between two measurements of it: that leaves the SLO no room, and this sweep cannot place its knee above any rate it measured (only below 1120 ops/s)."},
+	} {
+		sw := c.rep.Sweep
+		sw.P99RepeatNoise = sweep.RepeatNoise(sw.Steps)
+		r := sweep.KneeRange(sw.Steps, sw.SLOP99, sw.P99RepeatNoise, sw.Resolution*sw.Saturation)
+		sw.KneeRange = &r
+		md := sweepMarkdown(&WorkloadResult{Name: "workloadc", Sweep: sw})
+		if !strings.Contains(md, c.want) {
+			t.Errorf("the sweep's report lacks %q:\n%s", c.want, md)
+		}
+	}
+}

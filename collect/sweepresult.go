@@ -22,6 +22,12 @@ type SweepResult struct {
 	// MaxSustainable is the knee's achieved throughput, which gates read
 	// as max_sustainable_throughput.
 	MaxSustainable float64 `json:"max_sustainable_throughput,omitempty"`
+	// P99RepeatNoise is how far the p99 of one rate moved between two
+	// measurements of it in this sweep (sweep.RepeatNoise), and KneeRange
+	// the rates the knee could lie in given that noise (sweep.KneeRange):
+	// how well the sweep knows its knee, which a knee alone does not say.
+	P99RepeatNoise float64      `json:"p99_repeat_noise"`
+	KneeRange      *sweep.Range `json:"knee_range,omitempty"`
 	// Complete is whether the plan had no step left to run.
 	Complete bool     `json:"complete"`
 	Problems []string `json:"problems,omitempty"`
@@ -46,8 +52,11 @@ func sweepOf(runDir, stem string, lc limitContext) *SweepResult {
 	out.Steps = append(out.Steps, steps...)
 	out.SLOP99 = plan.SLO(steps)
 	out.Knee = sweep.KneeOf(steps, out.SLOP99)
+	out.P99RepeatNoise = sweep.RepeatNoise(steps)
 	if out.Knee != nil {
 		out.MaxSustainable = out.Knee.Achieved
+		r := sweep.KneeRange(steps, out.SLOP99, out.P99RepeatNoise, out.Resolution*out.Saturation)
+		out.KneeRange = &r
 	}
 	_, _, _, more := plan.Next(steps)
 	out.Complete = !more

@@ -38,6 +38,7 @@ func sweepChart(w *collect.WorkloadResult) (Chart, bool) {
 	}
 	if k := sw.Knee; k != nil {
 		c.Note = fmt.Sprintf("Knee: %.0f ops/s achieved at a target of %.0f (step %d), p99 %.3f ms; SLO p99 %.3f ms.", k.Achieved, k.Target, k.Step, k.P99/1000, sw.SLOP99/1000)
+		c.Note = strings.TrimSpace(c.Note + " " + sw.KneeRangeText())
 	}
 	if len(w.Repetitions) > 0 {
 		c.Title = fmt.Sprintf("%s: latency against achieved throughput, the sweep's steps (r%d, the median repetition)", w.Name, w.MedianRepetition)
