@@ -86,6 +86,16 @@ func (p *Provider) make(ctx context.Context, r run, s settings, st runState, f *
 		return nil, fmt.Errorf("aws hosts of run %s: %w", r.id, err)
 	}
 	out, err := stack.Up(ctx)
+	if err != nil && ownDuplicate(err, r.id) {
+		// The provider sent a create twice and the cloud had done the first:
+		// that copy is the run's own but the state does not know it. Remove
+		// what the state does not record, as destroy would, and apply once
+		// more; a second refusal stands.
+		log.Warn("terraform apply was refused a create as a duplicate of the run's own resource, which the state does not record (the provider sent the request twice); deleting what the state does not record and applying once more",
+			"err", err)
+		p.removeUntracked(ctx, stack, s.region, r.id, log)
+		out, err = stack.Up(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("aws hosts of run %s: %w", r.id, err)
 	}

@@ -22,7 +22,8 @@ import (
 // state readable by all, as Terraform 1.5.7 leaves them with a umask of
 // 022, so that a test sees the Stack make them private again; output from
 // output.json; show -json from show.json (SetShow), else a failure. A file fail-<command> in its directory makes that command
-// print a line, then the file to stderr, and exit 1.
+// print a line, then the file to stderr, and exit 1; fail-once-<command>
+// does so once, then is removed.
 const script = `#!/bin/sh
 dir=@DIR@
 {
@@ -40,6 +41,12 @@ fi
 if [ -f "$dir/fail-$1" ]; then
   echo "$1 output before the failure"
   cat "$dir/fail-$1" >&2
+  exit 1
+fi
+if [ -f "$dir/fail-once-$1" ]; then
+  echo "$1 output before the failure"
+  cat "$dir/fail-once-$1" >&2
+  rm -f "$dir/fail-once-$1"
   exit 1
 fi
 case $1 in
@@ -101,6 +108,12 @@ func (f *Fake) SetOutput(t testing.TB, outputJSON string) { f.write(t, "output.j
 // Fail makes every later call of command fail, with stderr on its
 // standard error.
 func (f *Fake) Fail(t testing.TB, command, stderr string) { f.write(t, "fail-"+command, stderr) }
+
+// FailOnce makes the next call of command fail with stderr; later calls
+// answer as usual.
+func (f *Fake) FailOnce(t testing.TB, command, stderr string) {
+	f.write(t, "fail-once-"+command, stderr)
+}
 
 func (f *Fake) write(t testing.TB, name, content string) {
 	t.Helper()
