@@ -68,12 +68,18 @@ func measure(r *collect.Result, workload, operation, metric string) (v float64, 
 			if rep.Sweep == nil || rep.Sweep.Knee == nil {
 				return 0, 0, fmt.Errorf("run %s: %s r%d's sweep found no knee", r.RunID, workload, rep.Index)
 			}
+			if err := placed(rep.Sweep); err != nil {
+				return 0, 0, fmt.Errorf("run %s: %s r%d's sweep %w", r.RunID, workload, rep.Index, err)
+			}
 		}
 		if sp := w.FindSpread("", metric); len(w.Repetitions) > 0 && sp != nil {
 			return sp.Median, len(sp.Values), nil
 		}
 		if w.Sweep.Knee == nil {
 			return 0, 0, fmt.Errorf("run %s: %s's sweep found no knee", r.RunID, workload)
+		}
+		if err := placed(w.Sweep); err != nil {
+			return 0, 0, fmt.Errorf("run %s: %s's sweep %w", r.RunID, workload, err)
 		}
 		return w.Sweep.MaxSustainable, 0, nil
 	}
@@ -87,6 +93,19 @@ func measure(r *collect.Result, workload, operation, metric string) (v float64, 
 		return 0, 0, fmt.Errorf("run %s: %s %w", r.RunID, workload, err)
 	}
 	return v, 0, nil
+}
+
+// placed refuses a knee its sweep could not place: the p99 of one rate
+// moved so far between two measurements of it that the SLO had no room
+// for the noise (its knee range starts at 0). Such a knee is where the
+// noise happened to fall, and a gate on it would pass or fail by chance.
+// A result written before knee ranges has none, and is taken as it is.
+func placed(sw *collect.SweepResult) error {
+	if r := sw.KneeRange; r != nil && r.Low == 0 {
+		return fmt.Errorf("could not place its knee: the p99 of one rate moved %.0f%% between two measurements of it, which leaves the SLO no room",
+			100*sw.P99RepeatNoise)
+	}
+	return nil
 }
 
 // operations are the operations a workload's measured phase measured, in

@@ -112,6 +112,17 @@ func TestSweptRepetitionsGateTheMedianKnee(t *testing.T) {
 	if g.Outcome != Pass || g.Measured == nil || *g.Measured != 1000 || g.Repetitions != 3 {
 		t.Errorf("gate %+v (measured %v), want a pass at the median knee 1000 of 3", g, val(g.Measured))
 	}
+	// A knee whose sweep's own noise left the SLO no room is no figure to
+	// gate on; one placed within a range is (the control).
+	w.Repetitions[1].Sweep.KneeRange, w.Repetitions[1].Sweep.P99RepeatNoise = &sweep.Range{Low: 0, High: 1500}, 1.4
+	g = Evaluate(f, r, nil, t0).Gates[0]
+	if g.Outcome != CannotEvaluate || !strings.Contains(g.Reason, "workloada r2's sweep could not place its knee: the p99 of one rate moved 140% between two measurements of it") {
+		t.Errorf("a repetition whose knee could not be placed: gate %+v", g)
+	}
+	w.Repetitions[1].Sweep.KneeRange, w.Repetitions[1].Sweep.P99RepeatNoise = &sweep.Range{Low: 1100, High: 1300}, 0.2
+	if g = Evaluate(f, r, nil, t0).Gates[0]; g.Outcome != Pass {
+		t.Errorf("a repetition whose knee lies in a range: gate %+v", g)
+	}
 	w.Repetitions[2].Sweep.Knee = nil
 	g = Evaluate(f, r, nil, t0).Gates[0]
 	if g.Outcome != CannotEvaluate || !strings.Contains(g.Reason, "workloada r3's sweep found no knee") {
