@@ -48,9 +48,10 @@ func sweepTwice(t *testing.T, subnet string) (*collect.Result, string) {
 // machine moves more than that between two runs, within the two runs'
 // measured spread: each sweep's knee lies in a range of rates its own p99
 // noise leaves it (the p99 of one rate measured twice moved by up to that
-// noise; on this machine 8 to over 200%), and the two ranges meet once
-// widened by the distance between the saturations the sweeps took their
-// steps from; and the reports show the curve and the agreement.
+// noise; 34 to 707% in twelve pairs on this machine), and the two ranges
+// meet once widened by the distance between the saturations the sweeps
+// took their steps from; and the reports show the curve and the
+// agreement.
 func TestE2ESweepFindsTheKnee(t *testing.T) {
 	res, dir := sweepTwice(t, "10.213.175")
 	w := res.Workloads[0]
