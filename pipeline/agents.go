@@ -250,11 +250,15 @@ func (r *Run) runPhase(ctx context.Context, ph Phase, clients []infra.Host) erro
 // start_delay was given. A run resumed from its ledger knows a setting as
 // given only when it differs from the default (Spec.given): an explicit
 // 3s on one client is then taken as none.
-func (r *Run) startDelay(clients int) time.Duration {
-	if clients == 1 && !r.spec.given("start_delay") {
+func (r *Run) startDelay(clients int) time.Duration { return r.spec.startDelayFor(clients) }
+
+// startDelayFor is the start delay a phase on clients clients is given
+// (Run.startDelay); plan bounds a sweep's steps with it too.
+func (s *Spec) startDelayFor(clients int) time.Duration {
+	if clients == 1 && !s.given("start_delay") {
 		return 0
 	}
-	return r.spec.StartDelay
+	return s.StartDelay
 }
 
 // fetch copies the agents' files of a phase into runs/<id>/agents/<host>/.

@@ -189,7 +189,7 @@ func MakePlan(s *Resolved, deps Deps) (*Plan, error) {
 	pl.ExpectedSeconds = repeated(planEstimate(p, s.Workloads, par, false), s.Repeat).Round(time.Second).Seconds()
 	pl.AtMostSeconds = repeated(planEstimate(p, s.Workloads, par, true), s.Repeat).Round(time.Second).Seconds()
 	pl.ExpectedBasis = fmt.Sprintf("loads at ~20,000 records/s; runs bounded by %v or the published throughput", par.Duration)
-	if sw, ok := sweepBound(s); ok {
+	if sw, ok := sweepBound(s, clients); ok {
 		pl.Stages = append(pl.Stages[:len(pl.Stages)-3], append([]PlanStage{sw.stage}, pl.Stages[len(pl.Stages)-3:]...)...)
 		pl.AtMostSeconds += sw.seconds
 		pl.ExpectedSeconds += sw.seconds / 2

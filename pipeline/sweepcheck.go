@@ -97,9 +97,10 @@ type sweepPlanBound struct {
 // most MaxSteps steps per workload (per repetition of it: each
 // repetition's run is followed by a sweep of its own), half of them (at
 // most) extensions: each step the run's warm-up and duration (an
-// extension's twice as long) with the agents' start delay and a few
-// seconds to start and fetch them.
-func sweepBound(s *Resolved) (sweepPlanBound, bool) {
+// extension's twice as long) with the agents' start delay on clients
+// clients (none on one, unless start_delay was given) and a few seconds to
+// start and fetch them.
+func sweepBound(s *Resolved, clients int) (sweepPlanBound, bool) {
 	if !s.Sweep {
 		return sweepPlanBound{}, false
 	}
@@ -109,7 +110,7 @@ func sweepBound(s *Resolved) (sweepPlanBound, bool) {
 	}
 	steps := plan.MaxSteps()
 	step := s.sweepStepTime()
-	per := s.SweepWarmup + step + s.StartDelay + 3*time.Second
+	per := s.SweepWarmup + step + s.startDelayFor(clients) + 3*time.Second
 	extended := per + step
 	sweeps, each := len(s.Workloads)*max(s.Repeat, 1), "per workload"
 	if s.Repeat > 1 {

@@ -36,10 +36,32 @@ func TestPlanShowsSweepBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	per := (w + d + r.StartDelay + 3*time.Second).Seconds()
+	// One client (the local default): its agent waits for no other, so
+	// no start delay is in the bound.
+	per := (w + d + 3*time.Second).Seconds()
 	want := 16*per + 16*(per+d.Seconds())
 	if got := pl.AtMostSeconds - pl0.AtMostSeconds; math.Abs(got-want) > 0.5 {
 		t.Errorf("the sweep adds %v s at most, want %v", got, want)
+	}
+	// Two clients start together, start_delay (3s) ahead; on one client a
+	// start_delay given (5s) is waited too.
+	for _, tc := range []struct {
+		clients int
+		delay   string
+		want    time.Duration
+	}{{2, "", 3 * time.Second}, {1, "5s", 5 * time.Second}} {
+		sp := s
+		sp.ClientHosts = tc.clients
+		if tc.delay != "" {
+			if err := SetString(&sp, "start_delay", tc.delay); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sb, ok := sweepBound(mustResolve(t, sp), tc.clients)
+		per := (w + d + tc.want + 3*time.Second).Seconds()
+		if want := 16*per + 16*(per+d.Seconds()); !ok || math.Abs(sb.seconds-want) > 0.5 {
+			t.Errorf("%d clients, start_delay %q: bound %v s, want %v (a start delay of %v in each step)", tc.clients, tc.delay, sb.seconds, want, tc.want)
+		}
 	}
 	line := sweepStage(pl)
 	if !strings.Contains(line, "at most 32 steps") || !strings.Contains(line, "at most 16 extended") {
@@ -72,9 +94,11 @@ func TestPlanShowsSweepBound(t *testing.T) {
 // sweep" rule refuse them naming the setting, and each given alone with a
 // sweep is taken (the positive controls).
 func TestSweepStepAndWarmupSettings(t *testing.T) {
+	// On the published hardware's one client (and a local cluster's one)
+	// no start delay is waited.
 	bound := func(s Spec) (float64, string) {
 		t.Helper()
-		sb, ok := sweepBound(mustResolve(t, s))
+		sb, ok := sweepBound(mustResolve(t, s), 1)
 		if !ok {
 			t.Fatal("no sweep bound")
 		}
@@ -88,15 +112,15 @@ func TestSweepStepAndWarmupSettings(t *testing.T) {
 		if secs > 45*60 {
 			t.Errorf("%s: a default sweep of one workload is bounded at %v, over 45 minutes: %s", prof, time.Duration(secs)*time.Second, what)
 		}
-		if !strings.Contains(what, "32 steps of 56s (a 5s warm-up, 45s measured") {
+		if !strings.Contains(what, "32 steps of 53s (a 5s warm-up, 45s measured") {
 			t.Errorf("%s: %s", prof, what)
 		}
 	}
 	s := sweepSpec("ycsb-ysql", "workloadc")
 	s.SweepStep, s.SweepWarmup = 10*time.Second, 2*time.Second
 	secs, what := bound(s)
-	per := (2*time.Second + 10*time.Second + s.StartDelay + 3*time.Second).Seconds()
-	if want := 16*per + 16*(per+10); math.Abs(secs-want) > 0.5 || !strings.Contains(what, "steps of 18s (a 2s warm-up, 10s measured") {
+	per := (2*time.Second + 10*time.Second + 3*time.Second).Seconds()
+	if want := 16*per + 16*(per+10); math.Abs(secs-want) > 0.5 || !strings.Contains(what, "steps of 15s (a 2s warm-up, 10s measured") {
 		t.Errorf("sweep_step 10s, sweep_warmup 2s: bound %v s, want %v: %s", secs, want, what)
 	}
 	for _, tc := range []struct {
