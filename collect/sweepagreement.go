@@ -78,11 +78,14 @@ func sweepAgreementOf(reps []Repetition) *SweepAgreement {
 	}
 	var runs []float64
 	lows, highs := 0.0, math.Inf(1)
-	for _, sw := range found {
+	for i, sw := range found {
 		runs = append(runs, sw.Saturation)
-		n := sweep.RepeatNoise(sw.Steps)
-		r := sweep.KneeRange(sw.Steps, sw.SLOP99, n, sw.Resolution*sw.Saturation)
-		a.Noise, a.Ranges = append(a.Noise, n), append(a.Ranges, r)
+		r := sw.KneeRange
+		if r == nil { // a result written before knee ranges
+			a.Problem = fmt.Sprintf("r%d's sweep has no knee range (written by an older ybbench: collect again)", i+1)
+			return a
+		}
+		a.Noise, a.Ranges = append(a.Noise, sw.P99RepeatNoise), append(a.Ranges, *r)
 		lows, highs = max(lows, r.Low), min(highs, r.High)
 	}
 	a.Apart, a.RunApart = apart(a.Knees), apart(runs)
@@ -121,16 +124,15 @@ func (a *SweepAgreement) Text() string {
 			verdict += "and beyond this cluster's own noise"
 		}
 	}
-	var noise, ranges string
-	for i := range a.Ranges {
+	var noise, ranges, unplaced string
+	for i, r := range a.Ranges {
 		if i > 0 {
 			noise, ranges = noise+", ", ranges+", "
 		}
-		noise += fmt.Sprintf("r%d %.0f%%", i+1, 100*a.Noise[i])
-		ranges += fmt.Sprintf("r%d %s–%s", i+1, num(a.Ranges[i].Low), num(a.Ranges[i].High))
-	}
-	unplaced := ""
-	for i, r := range a.Ranges {
+		if i < len(a.Noise) {
+			noise += fmt.Sprintf("r%d %.0f%%", i+1, 100*a.Noise[i])
+		}
+		ranges += fmt.Sprintf("r%d %s–%s", i+1, num(r.Low), num(r.High))
 		if r.Low == 0 {
 			unplaced += fmt.Sprintf(" r%d's noise left its SLO no room: that sweep could not place its knee.", i+1)
 		}

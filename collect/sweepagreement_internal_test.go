@@ -28,9 +28,7 @@ func swept(k int, saturation float64, steps ...[2]float64) Repetition {
 	for i, s := range steps {
 		sw.Steps = append(sw.Steps, sweep.Step{Index: i + 1, Kind: sweep.KindBisect, Target: s[0], Achieved: s[0], P99: s[1]})
 	}
-	if sw.Knee = sweep.KneeOf(sw.Steps, sw.SLOP99); sw.Knee != nil {
-		sw.MaxSustainable = sw.Knee.Achieved
-	}
+	sw.findKnee()
 	return Repetition{Index: k, Sweep: sw}
 }
 
@@ -146,11 +144,7 @@ func TestSweepReportSaysTheKneeRange(t *testing.T) {
 		// past it, 1000 + 0.1 × 1200.
 		{unplaced, "moved by up to 150% between two measurements of it: that leaves the SLO no room, and this sweep cannot place its knee above any rate it measured (only below 1120 ops/s)."},
 	} {
-		sw := c.rep.Sweep
-		sw.P99RepeatNoise = sweep.RepeatNoise(sw.Steps)
-		r := sweep.KneeRange(sw.Steps, sw.SLOP99, sw.P99RepeatNoise, sw.Resolution*sw.Saturation)
-		sw.KneeRange = &r
-		md := sweepMarkdown(&WorkloadResult{Name: "workloadc", Sweep: sw})
+		md := sweepMarkdown(&WorkloadResult{Name: "workloadc", Sweep: c.rep.Sweep})
 		if !strings.Contains(md, c.want) {
 			t.Errorf("the sweep's report lacks %q:\n%s", c.want, md)
 		}

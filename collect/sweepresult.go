@@ -51,17 +51,25 @@ func sweepOf(runDir, stem string, lc limitContext) *SweepResult {
 	out.Saturation, out.Fractions, out.SLOGiven, out.Resolution = f.Saturation, f.Fractions, f.SLOP99 > 0, plan.Bisection()
 	out.Steps = append(out.Steps, steps...)
 	out.SLOP99 = plan.SLO(steps)
-	out.Knee = sweep.KneeOf(steps, out.SLOP99)
-	out.P99RepeatNoise = sweep.RepeatNoise(steps)
-	if out.Knee != nil {
-		out.MaxSustainable = out.Knee.Achieved
-		r := sweep.KneeRange(steps, out.SLOP99, out.P99RepeatNoise, out.Resolution*out.Saturation)
-		out.KneeRange = &r
-	}
+	out.findKnee()
 	_, _, _, more := plan.Next(steps)
 	out.Complete = !more
 	if !out.Complete {
 		out.Problems = append(out.Problems, "the sweep was cut off before its last step: the knee is of the steps it ran")
 	}
 	return out
+}
+
+// findKnee finds the knee of the sweep's steps under its SLO, and how well
+// the sweep knows it: its p99 repeat noise and the range of rates that
+// leaves the knee in (none without a knee).
+func (sw *SweepResult) findKnee() {
+	sw.Knee = sweep.KneeOf(sw.Steps, sw.SLOP99)
+	sw.P99RepeatNoise = sweep.RepeatNoise(sw.Steps)
+	sw.MaxSustainable, sw.KneeRange = 0, nil
+	if sw.Knee != nil {
+		sw.MaxSustainable = sw.Knee.Achieved
+		r := sweep.KneeRange(sw.Steps, sw.SLOP99, sw.P99RepeatNoise, sw.Resolution*sw.Saturation)
+		sw.KneeRange = &r
+	}
 }

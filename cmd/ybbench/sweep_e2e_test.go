@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -98,20 +97,18 @@ func TestE2ESweepFindsTheKnee(t *testing.T) {
 	}
 	lows, highs := 0.0, math.Inf(1)
 	for i, sw := range []*collect.SweepResult{s1, s2} {
-		noise, r := repeatNoiseOf(sw.Steps), a.Ranges[i]
-		if math.Abs(noise-a.Noise[i]) > 1e-9 {
-			t.Errorf("r%d: p99 repeat noise %.4f, the steps give %.4f", i+1, a.Noise[i], noise)
-		}
+		noise, r := a.Noise[i], a.Ranges[i]
+		checkRepeatNoise(t, i+1, sw.Steps, noise)
 		f := 1 + noise
 		if r.Low > sw.Knee.Target || r.High <= sw.Knee.Target {
 			t.Errorf("r%d: the knee's range %+v leaves out its knee %.0f", i+1, r, sw.Knee.Target)
 		}
 		for _, st := range sw.Steps {
-			if st.Target <= r.Low && (!st.Counts() || st.Achieved < 0.99*st.Target || st.P99*f > sw.SLOP99) {
+			if st.Target <= r.Low && !st.Good(sw.SLOP99/f) {
 				t.Errorf("r%d: step %d at %.0f ops/s (p99 %.0f µs) is under the range's low end %.0f but not clear of the SLO %.0f µs by the noise %.0f%%",
 					i+1, st.Index, st.Target, st.P99, r.Low, sw.SLOP99, 100*noise)
 			}
-			if st.Target == r.High && st.Counts() && st.Achieved >= 0.99*st.Target && st.P99/f <= sw.SLOP99 {
+			if st.Target == r.High && st.Good(sw.SLOP99*f) {
 				t.Errorf("r%d: step %d at the range's high end %.0f ops/s held its rate with p99 %.0f µs, within the noise of the SLO", i+1, st.Index, st.Target, st.P99)
 			}
 		}
@@ -142,18 +139,26 @@ func TestE2ESweepFindsTheKnee(t *testing.T) {
 	}
 }
 
-// repeatNoiseOf is the widest move, highest ÷ lowest − 1, of the p99 of
-// one target measured more than once by steps that held their rate.
-func repeatNoiseOf(steps []sweep.Step) float64 {
-	p99s := map[float64][]float64{}
-	for _, s := range steps {
-		if s.Counts() && s.P99 > 0 {
-			p99s[s.Target] = append(p99s[s.Target], s.P99)
+// checkRepeatNoise holds a sweep's p99 repeat noise to what it says: no
+// two measurements of one rate that held it are further apart than that
+// (highest ÷ lowest − 1), and, when it is above 0, two are that far apart.
+func checkRepeatNoise(t *testing.T, rep int, steps []sweep.Step, noise float64) {
+	t.Helper()
+	reached := noise == 0
+	for i, a := range steps {
+		for _, b := range steps[i+1:] {
+			if a.Target != b.Target || !a.Counts() || !b.Counts() || a.P99 <= 0 || b.P99 <= 0 {
+				continue
+			}
+			moved := max(a.P99, b.P99)/min(a.P99, b.P99) - 1
+			if moved > noise+1e-9 {
+				t.Errorf("r%d: steps %d and %d at %.0f ops/s have p99s %.0f and %.0f µs, %.0f%% apart: over the sweep's repeat noise %.0f%%",
+					rep, a.Index, b.Index, a.Target, a.P99, b.P99, 100*moved, 100*noise)
+			}
+			reached = reached || math.Abs(moved-noise) <= 1e-9
 		}
 	}
-	noise := 0.0
-	for _, v := range p99s {
-		noise = max(noise, slices.Max(v)/slices.Min(v)-1)
+	if !reached {
+		t.Errorf("r%d: no two measurements of one rate are the sweep's repeat noise %.0f%% apart", rep, 100*noise)
 	}
-	return noise
 }

@@ -1,7 +1,7 @@
 package sweep
 
 import (
-	"math"
+	"slices"
 	"sort"
 )
 
@@ -24,14 +24,7 @@ func RepeatNoise(steps []Step) float64 {
 	}
 	noise := 0.0
 	for _, p99s := range byTarget {
-		if len(p99s) < 2 {
-			continue
-		}
-		lo, hi := p99s[0], p99s[0]
-		for _, v := range p99s[1:] {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		noise = math.Max(noise, hi/lo-1)
+		noise = max(noise, slices.Max(p99s)/slices.Min(p99s)-1)
 	}
 	return noise
 }
@@ -70,18 +63,18 @@ func KneeRange(steps []Step, slo, noise, reach float64) Range {
 	}
 	sort.Float64s(targets)
 	var r Range
-	clear := true // every rate so far was good in every measurement, noise allowed
+	below := true // every rate so far was good in every measurement, noise allowed
 	for _, t := range targets {
 		allGood, allBad := true, true
 		for _, s := range byTarget[t] {
 			allGood = allGood && s.Good(slo/f)
 			allBad = allBad && !s.Good(slo*f)
 		}
-		if clear && allGood {
+		if below && allGood {
 			r.Low = t
 			continue
 		}
-		clear = false
+		below = false
 		if allBad && t > r.Low {
 			r.High = t
 			return r

@@ -108,7 +108,10 @@ func sweepSection(out *strings.Builder) error {
 	default:
 		ranges := ""
 		for i, r := range a.Ranges {
-			ranges += fmt.Sprintf("; r%d: p99 repeat noise %.0f%%, knee between %.0f and %.0f ops/s", i+1, 100*a.Noise[i], r.Low, r.High)
+			if i < len(a.Noise) {
+				ranges += fmt.Sprintf("; r%d: p99 repeat noise %.0f%%", i+1, 100*a.Noise[i])
+			}
+			ranges += fmt.Sprintf(", knee between %.0f and %.0f ops/s", r.Low, r.High)
 		}
 		fmt.Fprintf(out, "\nthe two knees are %.1f%% apart (goal: within 3%%: %v); the saturations %.1f%% apart%s (the ranges meet, widened by the saturations' distance: %v); both sweeps with their runs in %.0f s\n\n",
 			100*a.Apart, a.WithinGoal, 100*a.RunApart, ranges, a.WithinNoise, wall.Seconds())
