@@ -120,6 +120,9 @@ func Judge(in Input) Verdict {
 		}
 		fire(Concurrency, s, "no rule fired: "+busiest(v.Hosts))
 	}
+	if e := samplingEvidence(v.Hosts); e != "" {
+		v.Evidence = append(v.Evidence, e)
+	}
 	v.LimitedBy, v.Summary = all[0].verdict, all[0].summary
 	for _, f := range all {
 		if !slices.Contains(v.Fired, f.verdict) {

@@ -50,6 +50,10 @@ type Load struct {
 	Net    string  `json:"net,omitempty"`
 	NetBps float64 `json:"net_bytes_per_sec"`
 	NetPps float64 `json:"net_packets_per_sec"`
+	// SamplerPercent is what reading the host every second cost it, in
+	// percent of one core (samplerCost; absent where its readings did not
+	// count it).
+	SamplerPercent *float64 `json:"sampler_percent_of_core,omitempty"`
 }
 
 // window picks a span's readings inside [from, to] (host clock seconds),
@@ -85,7 +89,7 @@ func window(s hostcpu.Span, from, to float64) (a, b hostcpu.Sample, whole bool) 
 // the window; an error says what its readings lack.
 func loadOf(host, role string, s hostcpu.Span, from, to float64) (Load, error) {
 	a, b, whole := window(s, from, to)
-	l := Load{Host: host, Role: role, Shared: a.Mode == hostcpu.ModeProcess, Whole: whole, Seconds: round(b.At-a.At, 100)}
+	l := Load{Host: host, Role: role, Shared: a.Mode == hostcpu.ModeProcess, Whole: whole, Seconds: round(b.At-a.At, 100), SamplerPercent: samplerCost(s)}
 	if a.Own == nil || b.Own == nil || a.Node == nil || b.Node == nil {
 		return l, fmt.Errorf("%s's readings carry no process or kernel counters (taken before they were read)", host)
 	}

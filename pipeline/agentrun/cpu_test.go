@@ -168,3 +168,47 @@ func heldAgent(t *testing.T, group, prog string, args ...string) (quota string, 
 	t.Cleanup(stop)
 	return testenv.CPUQuota(t, group, 0.1, cmd.Process.Pid), stop
 }
+
+// The readings count what they cost: the shell that reads, given known
+// work of its own first (a loop in it, the same loop in a subshell it
+// reaps), says at its last reading about the CPU time the kernel reports
+// for the whole process once it has exited (its rusage, its reaped
+// children's included), less at most the four counters' rounding to a
+// tick; and every reading names the one session it came from.
+func TestReadingsCountTheirOwnCost(t *testing.T) {
+	script, err := agentrun.CPUScript(infra.Host{Name: "client-1", Shared: true}, agentrun.OwnAgent, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	burn := `burn() { local i=0; while [ $i -lt 50000 ]; do i=$((i+1)); done; }; burn; ( burn )` + "\n"
+	cmd := exec.Command("bash", "--norc", "-c", burn+script)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d readings, want 2:\n%s", len(lines), out)
+	}
+	var last hostcpu.Sample
+	for i, l := range lines {
+		s, err := agentrun.ParseCPU([]byte(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Sampler == nil || s.Sampler.PID != int64(cmd.Process.Pid) || s.Sampler.Start <= 0 {
+			t.Fatalf("reading %d: sampler %+v, want the shell's pid %d", i, s.Sampler, cmd.Process.Pid)
+		}
+		if i > 0 && (s.Sampler.Start != last.Sampler.Start || s.Sampler.Ticks < last.Sampler.Ticks || s.At-last.At < 0.9) {
+			t.Errorf("reading %d: %+v at %.3f after %+v at %.3f", i, *s.Sampler, s.At, *last.Sampler, last.At)
+		}
+		last = s
+	}
+	used := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	said := float64(last.Sampler.Ticks) / float64(last.Hz)
+	tick := 1 / float64(last.Hz)
+	if said > used+tick || said < used-4*tick-0.005 {
+		t.Errorf("the readings said the shell had used %.3f s of CPU; the kernel says it used %.3f s", said, used)
+	}
+	t.Logf("the shell's own and its subshell's work: %.3f s said, %.3f s used", said, used)
+}

@@ -58,3 +58,15 @@ type Net struct {
 	TxBytes   int64  `json:"tx_bytes"`
 	TxPackets int64  `json:"tx_packets"`
 }
+
+// Sampler is the reading shell itself: its process id and start time (in
+// clock ticks after boot), which tell one session's readings from
+// another's, and the CPU ticks it and its reaped children (the `find` of
+// each reading) have used so far. Two readings of one session give what
+// reading the host cost it, so that the attribution can say how much of
+// what it measured it caused.
+type Sampler struct {
+	PID   int64 `json:"pid"`
+	Start int64 `json:"start"`
+	Ticks int64 `json:"ticks"`
+}

@@ -55,6 +55,9 @@ type Sample struct {
 	Own          *Own       `json:"own,omitempty"`
 	Disks        []Disk     `json:"disks,omitempty"`
 	Nets         []Net      `json:"nets,omitempty"`
+	// Sampler is what the reading shell has cost (absent in readings
+	// taken before it was counted).
+	Sampler *Sampler `json:"sampler,omitempty"`
 }
 
 // Check reports a reading that cannot be used.

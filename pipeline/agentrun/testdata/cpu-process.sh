@@ -1,14 +1,29 @@
 # Readings of a host's counters, each one JSON line (a hostcpu.Sample):
 # 1 of them, 1 s apart, from one session, read from /proc
-# only and with shell builtins where a loop runs, so that a reading every
-# tick costs the host next to nothing: the machine's CPU
+# only and with shell builtins where a loop runs (a database host's find
+# of its processes aside), so that a reading every tick costs the host
+# next to nothing, and says what it cost (its "sampler"): the machine's CPU
 # (/proc/stat), its run queue, its disks (/proc/diskstats), this network
 # namespace's interfaces (/proc/net/dev) and the CPU time of the tool's
 # own processes here (the database's) with the cores they may use.
 set -u
+hz=$(getconf CLK_TCK)
+# This shell's start (stat(5) field 22, ticks after boot): with its pid, it
+# tells this session's readings from another's, and so what the readings
+# cost from its CPU time below.
+read -r line < /proc/$$/stat || exit 1
+set -- ${line##*) }
+sstart=${20}
+# The wait between readings, without a process of its own: a read that
+# times out on a pipe this shell holds both ends of (sleep where that
+# pipe cannot be opened).
+if { exec 9<> <(:); } 2>/dev/null; then
+  nap() { read -r -t "$1" -u 9 _ || :; }
+else
+  nap() { sleep "$1"; }
+fi
 me=$(readlink /proc/self/ns/net) || exit 1
 pat=$(printf '%s' "$me" | sed 's/[][*?]/\\&/g')
-hz=$(getconf CLK_TCK)
 # No such user (no database here yet): no processes of its own.
 uid=$(id -u ybbench 2>/dev/null) || uid=
 n=0
@@ -80,12 +95,23 @@ done < /proc/net/dev
 # This host shares the machine's kernel (a local host), and so its
 # /proc/stat: its CPU is its own processes' time.
 mode=process busy=$own total=0
-printf '{"mode":"%s","busy_ticks":%d,"total_ticks":%d,"hz":%d,"cores":%d,"at":%s,' \
-  "$mode" "$busy" "$total" "$hz" "$cores" "$(date +%s.%N)"
+# What reading has cost this shell so far: its own CPU time and its
+# reaped children's (a database host's find of each reading), fields 14
+# to 17.
+read -r line < /proc/$$/stat
+set -- ${line##*) }
+sticks=$((${12} + ${13} + ${14} + ${15}))
+# The time without a process of its own where bash has it (5.0 and
+# later; a comma in some locales).
+at=${EPOCHREALTIME:-}
+[ -n "$at" ] || at=$(date +%s.%N)
+at=${at/,/.}
+printf '{"mode":"%s","busy_ticks":%d,"total_ticks":%d,"hz":%d,"cores":%d,"at":%s,"sampler":{"pid":%d,"start":%d,"ticks":%d},' \
+  "$mode" "$busy" "$total" "$hz" "$cores" "$at" "$$" "$sstart" "$sticks"
 printf '"node":{"user":%d,"nice":%d,"system":%d,"idle":%d,"iowait":%d,"irq":%d,"softirq":%d,"steal":%d},"procs_running":%d,' \
   "$user" "$nice" "$system" "$idle" "$iowait" "$irq" "$softirq" "$steal" "$rq"
 printf '"own":{"busy_ticks":%d,"procs":%d,"threads":%d,"cpus_allowed":"%s","cpu_quota":"%s","cpu_periods":%d,"cpu_throttled":%d},"disks":[%s],"nets":[%s]}\n' \
   "$own" "$procs" "$threads" "$allowed" "$quota" "$periods" "$throttled" "$disks" "$nets"
 n=$((n + 1))
-[ "$n" -ge 1 ] || sleep 1
+[ "$n" -ge 1 ] || nap 1
 done
