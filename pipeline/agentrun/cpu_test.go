@@ -1,13 +1,16 @@
 package agentrun_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -211,4 +214,119 @@ func TestReadingsCountTheirOwnCost(t *testing.T) {
 		t.Errorf("the readings said the shell had used %.3f s of CPU; the kernel says it used %.3f s", said, used)
 	}
 	t.Logf("the shell's own and its subshell's work: %.3f s said, %.3f s used", said, used)
+}
+
+// A db host's reading counts the service user's processes of its network
+// namespace, field by field as the kernel gives them: two busy processes
+// of their own namespace, one named with a blank (whose stat line moves
+// its fields), stopped so that their counters hold, read by the script as
+// by this test from /proc; the namespace's process of another user (its
+// holder) is not counted.
+func TestDatabaseReadingCountsTheServiceUsersProcesses(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: a network namespace, and processes of another user")
+	}
+	holder := exec.Command("unshare", "--net", "sleep", "120")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = holder.Process.Kill(); _ = holder.Wait() })
+	ns := fmt.Sprintf("/proc/%d/ns/net", holder.Process.Pid)
+	waitNetns(t, ns)
+	yes, err := exec.LookPath("yes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(yes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	_ = os.Chmod(dir, 0o755)
+	var pids []int
+	for _, name := range []string{"yb busy", "ybbusy"} {
+		bin := filepath.Join(dir, name)
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("nsenter", "--net="+ns, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		pids = append(pids, cmd.Process.Pid)
+	}
+	// Each works until it has a few ticks, and is then stopped.
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for _, p := range pids {
+		for busy, _ := statTicks(t, p); busy < 5; busy, _ = statTicks(t, p) {
+			<-tick.C
+		}
+		if err := syscall.Kill(p, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want, threads int64
+	for _, p := range pids {
+		busy, th := statTicks(t, p)
+		want, threads = want+busy, threads+th
+	}
+	script, err := agentrun.CPUScript(infra.Host{Name: "db-1", Shared: true, ServiceUser: "nobody"}, agentrun.OwnDatabase, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("nsenter", "--net="+ns, "bash", "--norc", "-c", script).Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	s, err := agentrun.ParseCPU(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Own == nil || s.Own.Procs != 2 || s.Own.Busy != want || s.Own.Threads != threads {
+		t.Errorf("own %+v; this test read %d ticks and %d threads of the 2 processes", s.Own, want, threads)
+	}
+}
+
+// statTicks reads a process's utime+stime+cutime+cstime and its threads,
+// from the fields after its name's last parenthesis.
+func statTicks(t *testing.T, pid int) (busy, threads int64) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	// f[0] is field 3 (the state): field N is f[N-3].
+	for _, n := range []int{14, 15, 16, 17} {
+		v, err := strconv.ParseInt(f[n-3], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy += v
+	}
+	threads, err = strconv.ParseInt(f[20-3], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return busy, threads
+}
+
+// waitNetns waits for the namespace link of a process just started with
+// unshare to name a namespace other than this process's.
+func waitNetns(t *testing.T, link string) {
+	t.Helper()
+	mine, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); <-tick.C {
+		if l, err := os.Readlink(link); err == nil && l != mine {
+			return
+		}
+	}
+	t.Fatalf("%s never left this namespace", link)
 }

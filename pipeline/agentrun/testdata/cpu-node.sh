@@ -33,11 +33,20 @@ pids=
 own=0 procs=0 threads=0 first=
 for p in $pids; do
   p=${p#/proc/}; p=${p%%/*}
-  read -r line 2>/dev/null < "/proc/$p/stat" || continue
-  # After "pid (comm) ", field N of stat(5) is $((N-2)): utime stime
-  # cutime cstime are 14-17, num_threads 20.
-  set -- ${line##*) }
-  own=$((own + ${12} + ${13} + ${14} + ${15})) procs=$((procs + 1)) threads=$((threads + ${18}))
+  # stat(5): the name (2) in parentheses, the state (3), utime stime
+  # cutime cstime (14-17), num_threads (20), read into their names; a name
+  # with a blank in it moves the fields, and is read again, split after
+  # its last parenthesis (field N is then $((N-2))): a split of every line
+  # cost three times the read.
+  read -r _ c st _ _ _ _ _ _ _ _ _ _ ut stt cut cst _ _ th _ 2>/dev/null < "/proc/$p/stat" || continue
+  case $c$st in
+  *')'[A-Za-z]) ;;
+  *)
+    read -r line 2>/dev/null < "/proc/$p/stat" || continue
+    set -- ${line##*) }
+    ut=${12} stt=${13} cut=${14} cst=${15} th=${18} ;;
+  esac
+  own=$((own + ut + stt + cut + cst)) procs=$((procs + 1)) threads=$((threads + th))
   [ -n "$first" ] || first=$p
 done
 # The cores the first of them may use: its affinity, and the CPU quota of
