@@ -4,7 +4,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ybbench/ybbench/collect"
+	"github.com/ybbench/ybbench/internal/testenv"
 	"github.com/ybbench/ybbench/provision"
 )
 
@@ -122,16 +122,10 @@ func processCPUSeconds(t *testing.T, pidFile string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid := strings.TrimSpace(string(b))
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%s/stat", pid))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", pidFile, err)
 	}
-	f := strings.Fields(string(st)[strings.LastIndexByte(string(st), ')')+2:])
-	var ticks float64
-	for _, i := range []int{11, 12, 13, 14} { // utime, stime, cutime, cstime after the state field
-		v, _ := strconv.ParseFloat(f[i], 64)
-		ticks += v
-	}
-	return ticks / 100 // CLK_TCK is 100 on Linux
+	ticks, _ := testenv.ProcStat(t, pid)
+	return float64(ticks) / 100 // CLK_TCK is 100 on Linux
 }

@@ -1,7 +1,6 @@
 package agentrun_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -223,9 +222,7 @@ func TestReadingsCountTheirOwnCost(t *testing.T) {
 // by this test from /proc; the namespace's process of another user (its
 // holder) is not counted.
 func TestDatabaseReadingCountsTheServiceUsersProcesses(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: a network namespace, and processes of another user")
-	}
+	testenv.Need(t, os.Geteuid() == 0, "needs root: a network namespace, and processes of another user")
 	holder := exec.Command("unshare", "--net", "sleep", "120")
 	if err := holder.Start(); err != nil {
 		t.Fatal(err)
@@ -260,7 +257,7 @@ func TestDatabaseReadingCountsTheServiceUsersProcesses(t *testing.T) {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for _, p := range pids {
-		for busy, _ := statTicks(t, p); busy < 5; busy, _ = statTicks(t, p) {
+		for busy, _ := testenv.ProcStat(t, p); busy < 5; busy, _ = testenv.ProcStat(t, p) {
 			<-tick.C
 		}
 		if err := syscall.Kill(p, syscall.SIGSTOP); err != nil {
@@ -269,7 +266,7 @@ func TestDatabaseReadingCountsTheServiceUsersProcesses(t *testing.T) {
 	}
 	var want, threads int64
 	for _, p := range pids {
-		busy, th := statTicks(t, p)
+		busy, th := testenv.ProcStat(t, p)
 		want, threads = want+busy, threads+th
 	}
 	script, err := agentrun.CPUScript(infra.Host{Name: "db-1", Shared: true, ServiceUser: "nobody"}, agentrun.OwnDatabase, 1, 1)
@@ -287,30 +284,6 @@ func TestDatabaseReadingCountsTheServiceUsersProcesses(t *testing.T) {
 	if s.Own == nil || s.Own.Procs != 2 || s.Own.Busy != want || s.Own.Threads != threads {
 		t.Errorf("own %+v; this test read %d ticks and %d threads of the 2 processes", s.Own, want, threads)
 	}
-}
-
-// statTicks reads a process's utime+stime+cutime+cstime and its threads,
-// from the fields after its name's last parenthesis.
-func statTicks(t *testing.T, pid int) (busy, threads int64) {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	// f[0] is field 3 (the state): field N is f[N-3].
-	for _, n := range []int{14, 15, 16, 17} {
-		v, err := strconv.ParseInt(f[n-3], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		busy += v
-	}
-	threads, err = strconv.ParseInt(f[20-3], 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return busy, threads
 }
 
 // waitNetns waits for the namespace link of a process just started with

@@ -40,15 +40,15 @@ for p in $pids; do
   # with a blank in it moves the fields, and is read again, split after
   # its last parenthesis (field N is then $((N-2))): a split of every line
   # cost three times the read.
-  read -r _ c st _ _ _ _ _ _ _ _ _ _ ut stt cut cst _ _ th _ 2>/dev/null < "/proc/$p/stat" || continue
-  case $c$st in
+  read -r _ name state _ _ _ _ _ _ _ _ _ _ utime stime cutime cstime _ _ nthreads _ 2>/dev/null < "/proc/$p/stat" || continue
+  case $name$state in
   *')'[A-Za-z]) ;;
   *)
     read -r line 2>/dev/null < "/proc/$p/stat" || continue
     set -- ${line##*) }
-    ut=${12} stt=${13} cut=${14} cst=${15} th=${18} ;;
+    utime=${12} stime=${13} cutime=${14} cstime=${15} nthreads=${18} ;;
   esac
-  own=$((own + ut + stt + cut + cst)) procs=$((procs + 1)) threads=$((threads + th))
+  own=$((own + utime + stime + cutime + cstime)) procs=$((procs + 1)) threads=$((threads + nthreads))
   [ -n "$first" ] || first=$p
 done
 # The cores the first of them may use: its affinity, and the CPU quota of

@@ -108,10 +108,11 @@ func sweepSection(out *strings.Builder) error {
 	default:
 		ranges := ""
 		for i, r := range a.Ranges {
+			ranges += fmt.Sprintf("; r%d: ", i+1)
 			if i < len(a.Noise) {
-				ranges += fmt.Sprintf("; r%d: p99 repeat noise %.0f%%", i+1, 100*a.Noise[i])
+				ranges += fmt.Sprintf("p99 repeat noise %.0f%%, ", 100*a.Noise[i])
 			}
-			ranges += fmt.Sprintf(", knee between %.0f and %.0f ops/s", r.Low, r.High)
+			ranges += fmt.Sprintf("knee between %.0f and %.0f ops/s", r.Low, r.High)
 		}
 		fmt.Fprintf(out, "\nthe two knees are %.1f%% apart (goal: within 3%%: %v); the saturations %.1f%% apart%s (the ranges meet, widened by the saturations' distance: %v); both sweeps with their runs in %.0f s\n\n",
 			100*a.Apart, a.WithinGoal, 100*a.RunApart, ranges, a.WithinNoise, wall.Seconds())
